@@ -1,0 +1,409 @@
+//! A small JSON scanner: validates RFC 8259 text and hands out raw slices.
+//!
+//! Payloads stay JSON text end to end (JS serializes them with
+//! `JSON.stringify`), so opening a token only needs to validate the body and
+//! find a few members of the envelope; building a tree would be wasted work.
+//! It is iterative, so a payload nested 10,000 deep costs a byte of stack each
+//! level on the heap and never overflows the wasm stack. It accepts what
+//! `JSON.parse` accepts, lone surrogate escapes (`"\ud800"`) included.
+
+/// Index of the first byte at or after `i` that is not JSON whitespace.
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// End (exclusive) of the string literal starting at `i` (which must be `"`).
+fn string_end(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let mut i = i + 1;
+    loop {
+        match *b.get(i)? {
+            b'"' => return Some(i + 1),
+            b'\\' => {
+                match *b.get(i + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                    b'u' => {
+                        let hex = b.get(i + 2..i + 6)?;
+                        if !hex.iter().all(u8::is_ascii_hexdigit) {
+                            return None;
+                        }
+                        i += 6;
+                    }
+                    _ => return None,
+                }
+            }
+            0..=0x1f => return None,
+            _ => i += 1,
+        }
+    }
+}
+
+fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
+/// End of the number starting at `i`: `-? (0 | [1-9][0-9]*) frac? exp?`.
+fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    match *b.get(i)? {
+        b'0' => i += 1,
+        b'1'..=b'9' => i = digits_end(b, i + 1),
+        _ => return None,
+    }
+    if b.get(i) == Some(&b'.') {
+        let end = digits_end(b, i + 1);
+        if end == i + 1 {
+            return None;
+        }
+        i = end;
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = b.get(i) {
+            i += 1;
+        }
+        let end = digits_end(b, i);
+        if end == i {
+            return None;
+        }
+        i = end;
+    }
+    Some(i)
+}
+
+fn literal_end(b: &[u8], i: usize, lit: &[u8]) -> Option<usize> {
+    let end = i + lit.len();
+    (b.get(i..end)? == lit).then_some(end)
+}
+
+/// After `{` or `,` inside an object: the key, `:`, and the index of the value.
+fn member_value_start(b: &[u8], i: usize) -> Option<usize> {
+    let i = skip_ws(b, string_end(b, skip_ws(b, i))?);
+    (b.get(i) == Some(&b':')).then(|| skip_ws(b, i + 1))
+}
+
+/// End (exclusive) of the JSON value that starts at the first non-whitespace
+/// byte at or after `start`. Iterative: the nesting lives in a heap stack.
+pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
+    let mut stack: Vec<u8> = Vec::new();
+    let mut i = skip_ws(b, start);
+    loop {
+        // A value starts at `i`.
+        match *b.get(i)? {
+            b'{' => {
+                let j = skip_ws(b, i + 1);
+                if b.get(j) == Some(&b'}') {
+                    i = j + 1;
+                } else {
+                    stack.push(b'}');
+                    i = member_value_start(b, j)?;
+                    continue;
+                }
+            }
+            b'[' => {
+                let j = skip_ws(b, i + 1);
+                if b.get(j) == Some(&b']') {
+                    i = j + 1;
+                } else {
+                    stack.push(b']');
+                    i = j;
+                    continue;
+                }
+            }
+            b'"' => i = string_end(b, i)?,
+            b't' => i = literal_end(b, i, b"true")?,
+            b'f' => i = literal_end(b, i, b"false")?,
+            b'n' => i = literal_end(b, i, b"null")?,
+            b'-' | b'0'..=b'9' => i = number_end(b, i)?,
+            _ => return None,
+        }
+        // A value ended at `i`: close containers until one continues.
+        loop {
+            let Some(&close) = stack.last() else {
+                return Some(i);
+            };
+            i = skip_ws(b, i);
+            match *b.get(i)? {
+                b',' if close == b'}' => {
+                    i = member_value_start(b, i + 1)?;
+                    break;
+                }
+                b',' => {
+                    i = skip_ws(b, i + 1);
+                    break;
+                }
+                c if c == close => {
+                    stack.pop();
+                    i += 1;
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// Whether `s` is one complete JSON text (a value with optional whitespace).
+pub fn is_valid(s: &str) -> bool {
+    let b = s.as_bytes();
+    value_end(b, 0).is_some_and(|end| skip_ws(b, end) == b.len())
+}
+
+/// One member of a JSON object: the raw key literal (with its quotes) and the
+/// raw value text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Member<'a> {
+    pub key: &'a str,
+    pub value: &'a str,
+}
+
+/// The members of the JSON object that is the whole of `s`, in order, or
+/// `None` when `s` is not exactly one valid JSON object.
+pub fn object_members(s: &str) -> Option<Vec<Member<'_>>> {
+    let b = s.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    let mut members = Vec::new();
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return (skip_ws(b, i + 1) == b.len()).then_some(members);
+    }
+    loop {
+        let key_start = skip_ws(b, i);
+        let key_end = string_end(b, key_start)?;
+        let value_start = member_value_start(b, key_start)?;
+        let value_end = value_end(b, value_start)?;
+        members.push(Member {
+            key: s.get(key_start..key_end)?,
+            value: s.get(value_start..value_end)?,
+        });
+        i = skip_ws(b, value_end);
+        match *b.get(i)? {
+            b',' => i += 1,
+            b'}' => return (skip_ws(b, i + 1) == b.len()).then_some(members),
+            _ => return None,
+        }
+    }
+}
+
+/// The value of a JSON string literal (with quotes), as `JSON.parse` gives it,
+/// except that a lone surrogate becomes U+FFFD (a Rust string cannot hold it;
+/// wasm-bindgen maps JS lone surrogates the same way). `None` if `raw` is not a
+/// valid string literal.
+pub fn unescape(raw: &str) -> Option<String> {
+    let b = raw.as_bytes();
+    if string_end(b, 0)? != b.len() {
+        return None;
+    }
+    let inner = raw.get(1..raw.len() - 1)?;
+    if !inner.contains('\\') {
+        return Some(inner.to_owned());
+    }
+    let mut out = String::with_capacity(inner.len());
+    let mut units: Vec<u16> = Vec::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            flush_utf16(&mut units, &mut out);
+            out.push(c);
+            continue;
+        }
+        let e = chars.next()?;
+        if e == 'u' {
+            let hex: String = chars.by_ref().take(4).collect();
+            units.push(u16::from_str_radix(&hex, 16).ok()?);
+            continue;
+        }
+        flush_utf16(&mut units, &mut out);
+        out.push(match e {
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            other => other, // '"', '\\', '/'
+        });
+    }
+    flush_utf16(&mut units, &mut out);
+    Some(out)
+}
+
+fn flush_utf16(units: &mut Vec<u16>, out: &mut String) {
+    if !units.is_empty() {
+        out.extend(char::decode_utf16(units.drain(..)).map(|r| r.unwrap_or('\u{FFFD}')));
+    }
+}
+
+/// Append `s` as a JSON string literal, byte for byte as `JSON.stringify`
+/// writes it: `"`, `\` and control characters escaped, nothing else.
+pub fn write_string(s: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let mut rest = s;
+    while let Some(pos) = rest.bytes().position(|c| c < 0x20 || c == b'"' || c == b'\\') {
+        let (plain, tail) = rest.split_at(pos);
+        out.push_str(plain);
+        let mut tail_chars = tail.chars();
+        let c = tail_chars.next().unwrap_or('\0');
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            _ => {
+                let n = c as usize;
+                out.push_str("\\u00");
+                out.push(char::from(HEX.get(n >> 4).copied().unwrap_or(b'0')));
+                out.push(char::from(HEX.get(n & 0xf).copied().unwrap_or(b'0')));
+            }
+        }
+        rest = tail_chars.as_str();
+    }
+    out.push_str(rest);
+    out.push('"');
+}
+
+/// Parse a JSON number literal that is a plain integer (`-?[0-9]+`, no
+/// fraction or exponent) into an `i64`. `None` for anything else.
+pub fn parse_int(raw: &str) -> Option<i64> {
+    let digits = raw.strip_prefix('-').unwrap_or(raw);
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    if digits.len() > 1 && digits.starts_with('0') {
+        return None;
+    }
+    raw.parse().ok()
+}
+
+/// Append the decimal form of `n`, as `String(n)` writes an integer.
+pub fn write_int(n: i64, out: &mut String) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut buf = [0u8; 20];
+    let mut pos = buf.len();
+    let mut v = n.unsigned_abs();
+    loop {
+        pos -= 1;
+        if let Some(slot) = buf.get_mut(pos) {
+            *slot = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 || pos == 0 {
+            break;
+        }
+    }
+    for &d in buf.get(pos..).unwrap_or(&[]) {
+        out.push(char::from(d));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_what_json_parse_accepts() {
+        for s in [
+            "0", "-0", "1.5", "-1e+21", "1E-7", "true", "false", "null", "\"\"",
+            "\"\\ud800\"", "\"\\u00e9\\n\\\"\\\\\\/\"", "[]", "{}", " [ 1 , { \"a\" : [ ] } ] ",
+            "{\"a\":{\"b\":[1,2,{\"c\":null}]},\"d\":\"é😀\"}",
+        ] {
+            assert!(is_valid(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn refuses_what_json_parse_refuses() {
+        for s in [
+            "", " ", "01", "1.", ".5", "+1", "1e", "-", "tru", "nul", "\"\\x\"",
+            "\"\\u12\"", "\"a\nb\"", "\"abc", "[1,]", "[,1]", "{\"a\"}", "{\"a\":}",
+            "{\"a\":1,}", "{1:2}", "[1 2]", "{} {}", "[", "{", "}", "NaN", "'a'",
+        ] {
+            assert!(!is_valid(s), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_does_not_recurse() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        assert!(is_valid(&deep));
+        let unbalanced = "[".repeat(100_000) + &"]".repeat(99_999);
+        assert!(!is_valid(&unbalanced));
+        let objects = "{\"a\":".repeat(50_000) + "1" + &"}".repeat(50_000);
+        assert!(is_valid(&objects));
+    }
+
+    #[test]
+    fn agrees_with_serde_json_on_valid_text() {
+        // serde_json refuses lone surrogates that JSON.parse accepts; skip those.
+        for s in ["{\"k\":[1,-2.5e3,\"x\",null,true,{}]}", "[[[[]]]]", "\"\\u20ac\""] {
+            assert_eq!(is_valid(s), serde_json::from_str::<serde_json::Value>(s).is_ok());
+        }
+    }
+
+    #[test]
+    fn members_are_raw_slices_in_order() {
+        let m = object_members(" {\"p\" : {\"x\":[1,2]} ,\"exp\":17, \"b\":\"t\"} ").unwrap();
+        assert_eq!(
+            m,
+            vec![
+                Member { key: "\"p\"", value: "{\"x\":[1,2]}" },
+                Member { key: "\"exp\"", value: "17" },
+                Member { key: "\"b\"", value: "\"t\"" },
+            ]
+        );
+        assert_eq!(object_members("{}").unwrap(), vec![]);
+        assert!(object_members("[]").is_none());
+        assert!(object_members("{\"a\":1} x").is_none());
+    }
+
+    #[test]
+    fn unescape_follows_json_parse() {
+        assert_eq!(unescape("\"p\"").unwrap(), "p");
+        assert_eq!(unescape("\"\\u0070\"").unwrap(), "p");
+        assert_eq!(unescape("\"\\ud83d\\ude00\"").unwrap(), "😀");
+        assert_eq!(unescape("\"\\ud800\"").unwrap(), "\u{FFFD}");
+        assert_eq!(unescape("\"a\\tb\\\\\\/\\\"\"").unwrap(), "a\tb\\/\"");
+        assert!(unescape("\"a").is_none());
+        assert!(unescape("\"a\"b").is_none());
+    }
+
+    #[test]
+    fn write_string_matches_json_stringify() {
+        let mut out = String::new();
+        write_string("a\"b\\c\u{0}\u{1f}\n\u{2028}é😀/", &mut out);
+        assert_eq!(out, "\"a\\\"b\\\\c\\u0000\\u001f\\n\u{2028}é😀/\"");
+    }
+
+    #[test]
+    fn integers() {
+        assert_eq!(parse_int("0"), Some(0));
+        assert_eq!(parse_int("-12"), Some(-12));
+        assert_eq!(parse_int("1764500600"), Some(1_764_500_600));
+        for bad in ["", "-", "01", "1.0", "1e3", "1e300", "99999999999999999999", "\"1\"", "null"] {
+            assert_eq!(parse_int(bad), None, "{bad}");
+        }
+        for n in [0, 7, -7, 1_764_500_600, i64::MAX, i64::MIN] {
+            let mut s = String::new();
+            write_int(n, &mut s);
+            assert_eq!(s, n.to_string());
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! HMAC keys: validation, rotation, and the dev ephemeral key.
+//!
+//! Each key is turned into a keyed HMAC-SHA256 state once, at construction
+//! (that copies the key material), and the state is cloned per call, so no
+//! call pays for keying. The first key seals; every key opens.
+
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub(crate) type HmacSha256 = Hmac<Sha256>;
+
+/// Keys shorter than this are refused.
+pub const MIN_KEY_BYTES: usize = 32;
+
+/// Logged once per process when a codec runs on an ephemeral key.
+pub const EPHEMERAL_KEY_WARNING: &str = "mcp-sealed-state: no key configured; using an ephemeral \
+random key for development. Tokens will not survive a restart or open on another instance. \
+Set a key of at least 32 bytes (and NODE_ENV=production to make a missing key fatal).";
+
+/// Why keys could not be set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyError {
+    /// A key is shorter than [`MIN_KEY_BYTES`]; `index` in the list, `len` its length.
+    TooShort { index: usize, len: usize },
+    /// No key, in production.
+    Missing,
+    /// The platform CSPRNG failed (no `crypto.getRandomValues`, for example).
+    NoRandomness,
+}
+
+impl core::fmt::Display for KeyError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            KeyError::TooShort { index, len } => write!(
+                f,
+                "key #{index} is {len} bytes; keys must be at least {MIN_KEY_BYTES} bytes"
+            ),
+            KeyError::Missing => f.write_str("no key configured, and production mode refuses the ephemeral development key"),
+            KeyError::NoRandomness => f.write_str("the platform's random number generator failed"),
+        }
+    }
+}
+
+impl std::error::Error for KeyError {}
+
+/// The keyed MAC states. Holds no raw key bytes and prints none.
+#[derive(Clone)]
+pub struct Keys {
+    macs: Vec<HmacSha256>,
+    ephemeral: bool,
+}
+
+impl core::fmt::Debug for Keys {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Keys")
+            .field("count", &self.macs.len())
+            .field("ephemeral", &self.ephemeral)
+            .finish()
+    }
+}
+
+static EPHEMERAL_WARNED: AtomicBool = AtomicBool::new(false);
+
+/// True the first time it is called in this process (or wasm instance), so a
+/// caller logs [`EPHEMERAL_KEY_WARNING`] once.
+pub fn ephemeral_warning_due() -> bool {
+    !EPHEMERAL_WARNED.swap(true, Ordering::Relaxed)
+}
+
+impl Keys {
+    /// Key the MAC states. An empty list gives the ephemeral key unless
+    /// `production` is set.
+    pub fn new<K: AsRef<[u8]>>(keys: &[K], production: bool) -> Result<Keys, KeyError> {
+        if keys.is_empty() {
+            return if production { Err(KeyError::Missing) } else { Keys::ephemeral() };
+        }
+        let mut macs = Vec::with_capacity(keys.len());
+        for (index, key) in keys.iter().enumerate() {
+            let key = key.as_ref();
+            if key.len() < MIN_KEY_BYTES {
+                return Err(KeyError::TooShort { index, len: key.len() });
+            }
+            macs.push(keyed(key).map_err(|_| KeyError::TooShort { index, len: key.len() })?);
+        }
+        Ok(Keys { macs, ephemeral: false })
+    }
+
+    /// A fresh random 32-byte key from the platform CSPRNG.
+    pub fn ephemeral() -> Result<Keys, KeyError> {
+        let mut key = [0u8; MIN_KEY_BYTES];
+        getrandom::fill(&mut key).map_err(|_| KeyError::NoRandomness)?;
+        let mac = keyed(&key).map_err(|_| KeyError::NoRandomness);
+        key.fill(0);
+        Ok(Keys { macs: vec![mac?], ephemeral: true })
+    }
+
+    /// Whether this is the dev ephemeral key.
+    pub fn is_ephemeral(&self) -> bool {
+        self.ephemeral
+    }
+
+    /// The key that seals.
+    pub(crate) fn sealing(&self) -> Option<&HmacSha256> {
+        self.macs.first()
+    }
+
+    /// Every key that opens, the sealing one first.
+    pub(crate) fn all(&self) -> &[HmacSha256] {
+        &self.macs
+    }
+}
+
+/// HMAC accepts keys of any length, so this never fails in practice.
+fn keyed(key: &[u8]) -> Result<HmacSha256, hmac::digest::InvalidLength> {
+    <HmacSha256 as Mac>::new_from_slice(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_short_keys() {
+        assert_eq!(Keys::new(&[[1u8; 31]], false).unwrap_err(), KeyError::TooShort { index: 0, len: 31 });
+        let keys: [&[u8]; 2] = [&[1u8; 32], b"short"];
+        assert_eq!(Keys::new(&keys, false).unwrap_err(), KeyError::TooShort { index: 1, len: 5 });
+        assert!(Keys::new(&[[1u8; 32]], false).is_ok());
+    }
+
+    #[test]
+    fn missing_key_in_production_is_an_error() {
+        assert_eq!(Keys::new::<&[u8]>(&[], true).unwrap_err(), KeyError::Missing);
+        let dev = Keys::new::<&[u8]>(&[], false).unwrap();
+        assert!(dev.is_ephemeral());
+    }
+
+    #[test]
+    fn ephemeral_keys_differ() {
+        let a = Keys::ephemeral().unwrap().sealing().unwrap().clone().chain_update(b"x").finalize().into_bytes();
+        let b = Keys::ephemeral().unwrap().sealing().unwrap().clone().chain_update(b"x").finalize().into_bytes();
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn debug_prints_no_key_material() {
+        let k = Keys::new(&[b"0123456789abcdef0123456789abcdef"], false).unwrap();
+        assert_eq!(format!("{k:?}"), "Keys { count: 1, ephemeral: false }");
+    }
+}

@@ -1,0 +1,243 @@
+//! The UNVERIFIED reader, for widgets that hold no key.
+//!
+//! It decodes a token's body and reports what it claims. It checks no MAC,
+//! so everything it returns is for display only: anyone can forge it. Only
+//! the server's `open` says whether a token is genuine.
+
+use crate::envelope::{self, Opened};
+use crate::error::{Reason, SEALED_STATE_INVALID_MESSAGE};
+use crate::json;
+use crate::wire;
+
+/// Tokens longer than this are not read at all (a sealed token rides every
+/// tool call, so a real one is far smaller).
+pub const MAX_READ_BYTES: usize = 1 << 20;
+
+/// The purpose a token claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    View,
+    RequestState,
+}
+
+/// What a token claims, UNVERIFIED.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenView {
+    body: String,
+    payload: core::ops::Range<usize>,
+    /// `None` for a raw `mint` token (no purpose envelope).
+    pub purpose: Option<Purpose>,
+    /// The tool of a requestState token.
+    pub tool: Option<String>,
+    /// Expiry, unix seconds.
+    pub exp: i64,
+    /// Whether it carries a bind tag.
+    pub bound: bool,
+}
+
+impl TokenView {
+    /// The payload as JSON text: `d` of a purpose envelope, else the whole `p`.
+    pub fn payload_json(&self) -> &str {
+        self.body.get(self.payload.clone()).unwrap_or("null")
+    }
+
+    /// The whole view as one JSON object
+    /// `{"payload":..,"purpose":"view"|"requestState"|null,"tool":..,"exp":..,"bound":..}`,
+    /// so a JS caller gets it with a single `JSON.parse`.
+    pub fn to_json(&self) -> String {
+        let payload = self.payload_json();
+        let mut out = String::with_capacity(payload.len() + 96);
+        out.push_str("{\"payload\":");
+        out.push_str(payload);
+        out.push_str(",\"purpose\":");
+        out.push_str(match self.purpose {
+            Some(Purpose::View) => "\"view\"",
+            Some(Purpose::RequestState) => "\"requestState\"",
+            None => "null",
+        });
+        out.push_str(",\"tool\":");
+        match &self.tool {
+            Some(tool) => json::write_string(tool, &mut out),
+            None => out.push_str("null"),
+        }
+        out.push_str(",\"exp\":");
+        json::write_int(self.exp, &mut out);
+        out.push_str(if self.bound { ",\"bound\":true}" } else { ",\"bound\":false}" });
+        out
+    }
+}
+
+/// Why a token could not be read. One kind only: it is not a v1 token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MalformedToken;
+
+impl core::fmt::Display for MalformedToken {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("not a v1 sealed-state token (")?;
+        f.write_str(SEALED_STATE_INVALID_MESSAGE)?;
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for MalformedToken {}
+
+impl From<Reason> for MalformedToken {
+    fn from(_: Reason) -> Self {
+        MalformedToken
+    }
+}
+
+/// Decode the body of a v1 token into its UTF-8 JSON text.
+pub(crate) fn decode_body(body_b64: &str) -> Option<String> {
+    String::from_utf8(wire::decode(body_b64)?).ok()
+}
+
+/// Read what a token claims, WITHOUT verifying anything.
+pub fn read_token_unverified(token: &str) -> Result<TokenView, MalformedToken> {
+    let parts = wire::split(token, MAX_READ_BYTES)?;
+    if parts.mac.len() != wire::MAC_CHARS {
+        return Err(MalformedToken);
+    }
+    let body = decode_body(parts.body).ok_or(MalformedToken)?;
+    let env = envelope::parse(&body).ok_or(MalformedToken)?;
+    if !json::is_valid(env.p) {
+        return Err(MalformedToken);
+    }
+    let (payload, purpose, tool) = match envelope::parse_inner(env.p) {
+        Some(Opened::View { d }) => (d, Some(Purpose::View), None),
+        Some(Opened::RequestState { d, tool }) => (d, Some(Purpose::RequestState), Some(tool)),
+        None => (env.p, None, None),
+    };
+    let start = offset_in(&body, payload).ok_or(MalformedToken)?;
+    Ok(TokenView {
+        payload: start..start + payload.len(),
+        purpose,
+        tool,
+        exp: env.exp,
+        bound: env.b.is_some(),
+        body,
+    })
+}
+
+/// Where `part` (a subslice of `whole`) starts in `whole`.
+pub(crate) fn offset_in(whole: &str, part: &str) -> Option<usize> {
+    let start = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
+    (start + part.len() <= whole.len()).then_some(start)
+}
+
+/// Seconds until the token stops opening: positive while `floor(now) <= exp`,
+/// `<= 0` once expired (leeway aside). `now_ms` is milliseconds since the epoch.
+pub fn seconds_left(exp: i64, now_ms: f64) -> i64 {
+    exp.saturating_add(1).saturating_sub(floor_seconds(now_ms))
+}
+
+/// `Math.floor(ms / 1000)`, saturated for clocks outside the `i64` range.
+pub fn floor_seconds(now_ms: f64) -> i64 {
+    // `as` saturates (and maps NaN to 0) since Rust 1.45; no UB, no panic.
+    (now_ms / 1000.0).floor() as i64
+}
+
+/// SPEC's freshness rule: take `candidate` unless `current` expires strictly
+/// later. Unreadable tokens never win: a candidate that is not a v1 token
+/// keeps `current`, and an unreadable `current` gives way.
+pub fn prefer_candidate(current: Option<&str>, candidate: &str) -> bool {
+    let Ok(new) = read_exp(candidate) else {
+        return false;
+    };
+    match current.map(read_exp) {
+        Some(Ok(old)) => old <= new,
+        _ => true,
+    }
+}
+
+/// Only the `exp` of a token (unverified), without copying its payload out.
+pub fn read_exp(token: &str) -> Result<i64, MalformedToken> {
+    read_token_unverified(token).map(|v| v.exp)
+}
+
+/// Whether an error text is the stable sealed-state message, ours or ng-mcp-ui's.
+/// A text that contains it counts (transports may prefix their own words).
+pub fn is_sealed_state_message(text: &str) -> bool {
+    text.contains(SEALED_STATE_INVALID_MESSAGE) || text.contains(NG_MCP_UI_INVALID_MESSAGE)
+}
+
+/// ng-mcp-ui's stable message for the same failure.
+pub const NG_MCP_UI_INVALID_MESSAGE: &str = "ng-mcp-ui: sealed state is invalid or expired";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn token_with_body(body_json: &str) -> String {
+        format!("v1.{}.{}", wire::encode(body_json.as_bytes()), "A".repeat(43))
+    }
+
+    #[test]
+    fn reads_a_view_token() {
+        let t = token_with_body("{\"p\":{\"p\":\"v\",\"d\":{\"board\":[0,1]}},\"exp\":1700000000,\"b\":\"x\"}");
+        let v = read_token_unverified(&t).unwrap();
+        assert_eq!(v.payload_json(), "{\"board\":[0,1]}");
+        assert_eq!(v.purpose, Some(Purpose::View));
+        assert_eq!(v.exp, 1_700_000_000);
+        assert!(v.bound);
+        assert_eq!(
+            v.to_json(),
+            "{\"payload\":{\"board\":[0,1]},\"purpose\":\"view\",\"tool\":null,\"exp\":1700000000,\"bound\":true}"
+        );
+    }
+
+    #[test]
+    fn reads_request_state_and_raw_tokens() {
+        let t = token_with_body("{\"p\":{\"p\":\"r\",\"d\":\"é\",\"o\":\"mo\\\"ve\"},\"exp\":5}");
+        let v = read_token_unverified(&t).unwrap();
+        assert_eq!((v.purpose, v.tool.as_deref(), v.payload_json()), (Some(Purpose::RequestState), Some("mo\"ve"), "\"é\""));
+        assert!(v.to_json().contains("\"tool\":\"mo\\\"ve\""));
+        let raw = read_token_unverified(&token_with_body("{\"p\":[1,2],\"exp\":5}")).unwrap();
+        assert_eq!((raw.purpose, raw.payload_json(), raw.bound), (None, "[1,2]", false));
+    }
+
+    #[test]
+    fn malformed_tokens_are_errors() {
+        for t in [
+            String::new(),
+            "v1.".into(),
+            "v1.a.b.c".into(),
+            token_with_body("[1]"),
+            token_with_body("not json"),
+            token_with_body("{\"p\":1,\"exp\":\"5\"}"),
+            token_with_body("{\"p\":1}"),
+            format!("v1.{}.short", wire::encode(b"{\"p\":1,\"exp\":5}")),
+            format!("v1.{}.{}", wire::encode(&[0xff, 0xfe]), "A".repeat(43)),
+        ] {
+            assert_eq!(read_token_unverified(&t), Err(MalformedToken), "{t}");
+        }
+    }
+
+    #[test]
+    fn seconds_left_is_positive_exactly_while_valid() {
+        assert_eq!(seconds_left(100, 100_999.0), 1);
+        assert_eq!(seconds_left(100, 101_000.0), 0);
+        assert_eq!(seconds_left(100, 90_000.0), 11);
+        assert_eq!(seconds_left(i64::MAX, 0.0), i64::MAX);
+        assert_eq!(seconds_left(0, f64::NAN), 1);
+    }
+
+    #[test]
+    fn freshness_rule() {
+        let old = token_with_body("{\"p\":1,\"exp\":10}");
+        let new = token_with_body("{\"p\":1,\"exp\":20}");
+        assert!(prefer_candidate(None, &old));
+        assert!(prefer_candidate(Some(&old), &new));
+        assert!(!prefer_candidate(Some(&new), &old), "current expires strictly later");
+        assert!(prefer_candidate(Some(&new), &new.clone()), "a tie takes the result's token");
+        assert!(!prefer_candidate(Some(&old), "not a token"));
+        assert!(prefer_candidate(Some("garbage"), &old));
+    }
+
+    #[test]
+    fn recognizes_both_stable_messages() {
+        assert!(is_sealed_state_message(SEALED_STATE_INVALID_MESSAGE));
+        assert!(is_sealed_state_message("MCP error: ng-mcp-ui: sealed state is invalid or expired"));
+        assert!(!is_sealed_state_message("something else"));
+    }
+}

@@ -1,0 +1,56 @@
+//! Shared by the native integration tests: the SDK vectors and small helpers.
+#![allow(dead_code)]
+
+use serde_json::Value;
+
+#[derive(Clone)]
+pub struct Vector {
+    pub name: String,
+    pub kind: String,
+    pub key: Vec<u8>,
+    pub now_ms: f64,
+    pub ttl_seconds: i64,
+    pub exp: i64,
+    pub bind: Option<String>,
+    pub tool: Option<String>,
+    pub payload_json: String,
+    pub token: String,
+}
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// Every vector written by js/gen-vectors.mjs from @modelcontextprotocol/server@2.4.0.
+pub fn sdk_vectors() -> Vec<Vector> {
+    let text = include_str!("../vectors/sdk-v1.json");
+    let file: Value = serde_json::from_str(text).unwrap();
+    let vectors = file["vectors"].as_array().unwrap();
+    assert!(vectors.len() >= 40, "expected the full vector set");
+    vectors
+        .iter()
+        .map(|v| Vector {
+            name: v["name"].as_str().unwrap().into(),
+            kind: v["kind"].as_str().unwrap().into(),
+            key: match (&v["key"]["utf8"], &v["key"]["hex"]) {
+                (Value::String(s), _) => s.as_bytes().to_vec(),
+                (_, Value::String(h)) => hex(h),
+                _ => panic!("vector key"),
+            },
+            now_ms: v["nowMs"].as_f64().unwrap(),
+            ttl_seconds: v["ttlSeconds"].as_i64().unwrap(),
+            exp: v["exp"].as_i64().unwrap(),
+            bind: v["bind"].as_str().map(Into::into),
+            tool: v["tool"].as_str().map(Into::into),
+            payload_json: v["payloadJson"].as_str().unwrap().into(),
+            token: v["token"].as_str().unwrap().into(),
+        })
+        .collect()
+}
+
+pub const KEY: &[u8; 32] = b"0123456789abcdef0123456789abcdef";
+pub const KEY2: &[u8; 32] = b"fedcba9876543210fedcba9876543210";
+pub const NOW_MS: f64 = 1_764_500_000_123.0;
