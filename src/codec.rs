@@ -10,7 +10,7 @@ use hmac::Mac;
 use crate::envelope::{self, Inner, Opened as Purposed};
 use crate::error::{Reason, SealedStateError};
 use crate::json;
-use crate::keys::{self, HmacSha256, KeyError, Keys};
+use crate::keys::{HmacSha256, KeyError, Keys};
 use crate::reader::{decode_body, floor_seconds, offset_in};
 use crate::wire;
 
@@ -49,7 +49,10 @@ impl<K> Default for CodecOptions<K> {
 impl<K: AsRef<[u8]>> CodecOptions<K> {
     /// Options with these keys and the defaults.
     pub fn with_keys(keys: Vec<K>) -> Self {
-        CodecOptions { keys, ..Default::default() }
+        CodecOptions {
+            keys,
+            ..Default::default()
+        }
     }
 }
 
@@ -94,12 +97,11 @@ impl Opened {
         self.body.get(self.payload.clone()).unwrap_or("null")
     }
     /// Take the payload JSON as an owned string.
-    pub fn into_payload_json(mut self) -> String {
+    pub fn into_payload_json(self) -> String {
         if self.payload.start == 0 && self.payload.end == self.body.len() {
             return self.body;
         }
-        self.body.truncate(self.payload.end);
-        self.body.split_off(self.payload.start)
+        self.payload_json().to_owned()
     }
 }
 
@@ -122,7 +124,7 @@ pub struct Codec {
 
 impl Codec {
     /// Build a codec. With no keys, in development, it draws an ephemeral key
-    /// and (natively) prints [`keys::EPHEMERAL_KEY_WARNING`] to stderr once;
+    /// and (natively) prints [`crate::keys::EPHEMERAL_KEY_WARNING`] to stderr once;
     /// the wasm bindings leave the warning to the JS side.
     pub fn new<K: AsRef<[u8]>>(options: CodecOptions<K>) -> Result<Codec, ConfigError> {
         if options.leeway_seconds < 0 {
@@ -130,8 +132,8 @@ impl Codec {
         }
         let keys = Keys::new(&options.keys, options.production)?;
         #[cfg(not(target_arch = "wasm32"))]
-        if keys.is_ephemeral() && keys::ephemeral_warning_due() {
-            eprintln!("{}", keys::EPHEMERAL_KEY_WARNING);
+        if keys.is_ephemeral() && crate::keys::ephemeral_warning_due() {
+            eprintln!("{}", crate::keys::EPHEMERAL_KEY_WARNING);
         }
         Ok(Codec {
             keys,
@@ -149,7 +151,12 @@ impl Codec {
     // ---- sealing -------------------------------------------------------
 
     /// A view token (`{"p":"v","d":payload}`) expiring `ttl` after `now_ms`.
-    pub fn seal_at(&self, payload_json: &str, bind: Option<&str>, now_ms: f64) -> Result<String, ConfigError> {
+    pub fn seal_at(
+        &self,
+        payload_json: &str,
+        bind: Option<&str>,
+        now_ms: f64,
+    ) -> Result<String, ConfigError> {
         checked(payload_json)?;
         Ok(self.seal_unchecked(Inner::View(payload_json), bind, now_ms))
     }
@@ -163,11 +170,23 @@ impl Codec {
         now_ms: f64,
     ) -> Result<String, ConfigError> {
         checked(payload_json)?;
-        Ok(self.seal_unchecked(Inner::RequestState { payload: payload_json, tool }, bind, now_ms))
+        Ok(self.seal_unchecked(
+            Inner::RequestState {
+                payload: payload_json,
+                tool,
+            },
+            bind,
+            now_ms,
+        ))
     }
 
     /// A raw v1 token with no purpose envelope, as the SDK's `mint` makes.
-    pub fn mint_at(&self, payload_json: &str, bind: Option<&str>, now_ms: f64) -> Result<String, ConfigError> {
+    pub fn mint_at(
+        &self,
+        payload_json: &str,
+        bind: Option<&str>,
+        now_ms: f64,
+    ) -> Result<String, ConfigError> {
         checked(payload_json)?;
         Ok(self.seal_unchecked(Inner::Raw(payload_json), bind, now_ms))
     }
@@ -184,10 +203,16 @@ impl Codec {
         let mut env = String::with_capacity(payload_len(inner) + 96);
         envelope::write(inner, exp, tag.as_deref(), &mut env);
 
-        let mut token = String::with_capacity(wire::PREFIX.len() + wire::encoded_len(env.len()) + 1 + wire::MAC_CHARS);
+        let mut token = String::with_capacity(
+            wire::PREFIX.len() + wire::encoded_len(env.len()) + 1 + wire::MAC_CHARS,
+        );
         token.push_str(wire::PREFIX);
         wire::encode_into(env.as_bytes(), &mut token);
-        let sig = mac.clone().chain_update(token.as_bytes()).finalize().into_bytes();
+        let sig = mac
+            .clone()
+            .chain_update(token.as_bytes())
+            .finalize()
+            .into_bytes();
         token.push('.');
         wire::encode_into(&sig, &mut token);
         token
@@ -196,7 +221,12 @@ impl Codec {
     // ---- opening -------------------------------------------------------
 
     /// Open a view token.
-    pub fn open_at(&self, token: &str, bind: Option<&str>, now_ms: f64) -> Result<Opened, SealedStateError> {
+    pub fn open_at(
+        &self,
+        token: &str,
+        bind: Option<&str>,
+        now_ms: f64,
+    ) -> Result<Opened, SealedStateError> {
         self.open_expecting(token, Expect::View, bind, now_ms)
     }
 
@@ -212,7 +242,12 @@ impl Codec {
     }
 
     /// Verify a raw v1 token (the SDK's `verify`): the whole `p` comes back.
-    pub fn verify_at(&self, token: &str, bind: Option<&str>, now_ms: f64) -> Result<Opened, SealedStateError> {
+    pub fn verify_at(
+        &self,
+        token: &str,
+        bind: Option<&str>,
+        now_ms: f64,
+    ) -> Result<Opened, SealedStateError> {
         self.open_expecting(token, Expect::Raw, bind, now_ms)
     }
 
@@ -231,14 +266,17 @@ impl Codec {
             .keys
             .all()
             .iter()
-            .find(|k| (*k).clone().chain_update(parts.signed.as_bytes()).verify_slice(&mac_bytes).is_ok())
+            .find(|k| {
+                (*k).clone()
+                    .chain_update(parts.signed.as_bytes())
+                    .verify_slice(&mac_bytes)
+                    .is_ok()
+            })
             .ok_or(Reason::Mac)?;
         // 3. body
         let body = decode_body(parts.body).ok_or(Reason::Malformed)?;
+        // Parsing the envelope validates all of it, payload included.
         let env = envelope::parse(&body).ok_or(Reason::Malformed)?;
-        if !json::is_valid(env.p) {
-            return Err(Reason::Malformed.into());
-        }
         // 4. expiry
         if env.exp.saturating_add(self.leeway_seconds) < floor_seconds(now_ms) {
             return Err(Reason::Expired.into());
@@ -250,7 +288,9 @@ impl Codec {
                 let tag = envelope::string_value(raw_tag)
                     .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(&t))
                     .ok_or(Reason::Bind)?;
-                bind_mac(key, value).verify_truncated_left(&tag).map_err(|_| Reason::Bind)?;
+                bind_mac(key, value)
+                    .verify_truncated_left(&tag)
+                    .map_err(|_| Reason::Bind)?;
             }
             _ => return Err(Reason::Bind.into()),
         }
@@ -258,11 +298,18 @@ impl Codec {
         let payload = match (expect, envelope::parse_inner(env.p)) {
             (Expect::Raw, _) => env.p,
             (Expect::View, Some(Purposed::View { d })) => d,
-            (Expect::RequestState(want), Some(Purposed::RequestState { d, tool })) if tool == want => d,
+            (Expect::RequestState(want), Some(Purposed::RequestState { d, tool }))
+                if tool == want =>
+            {
+                d
+            }
             _ => return Err(Reason::Purpose.into()),
         };
         let start = offset_in(&body, payload).ok_or(Reason::Malformed)?;
-        Ok(Opened { payload: start..start + payload.len(), body })
+        Ok(Opened {
+            payload: start..start + payload.len(),
+            body,
+        })
     }
 }
 
@@ -283,11 +330,21 @@ impl Codec {
         self.open_at(token, bind, Self::now_ms())
     }
     /// [`Codec::seal_request_state_at`] at the system clock.
-    pub fn seal_request_state(&self, payload_json: &str, tool: &str, bind: Option<&str>) -> Result<String, ConfigError> {
+    pub fn seal_request_state(
+        &self,
+        payload_json: &str,
+        tool: &str,
+        bind: Option<&str>,
+    ) -> Result<String, ConfigError> {
         self.seal_request_state_at(payload_json, tool, bind, Self::now_ms())
     }
     /// [`Codec::open_request_state_at`] at the system clock.
-    pub fn open_request_state(&self, token: &str, tool: &str, bind: Option<&str>) -> Result<Opened, SealedStateError> {
+    pub fn open_request_state(
+        &self,
+        token: &str,
+        tool: &str,
+        bind: Option<&str>,
+    ) -> Result<Opened, SealedStateError> {
         self.open_request_state_at(token, tool, bind, Self::now_ms())
     }
     /// [`Codec::mint_at`] at the system clock.
@@ -316,7 +373,9 @@ fn payload_len(inner: Inner<'_>) -> usize {
 }
 
 fn bind_mac(key: &HmacSha256, value: &str) -> HmacSha256 {
-    key.clone().chain_update(BIND_LABEL).chain_update(value.as_bytes())
+    key.clone()
+        .chain_update(BIND_LABEL)
+        .chain_update(value.as_bytes())
 }
 
 /// `b64url(HMAC(key, "mcp.requestState.bind:" + value)[0..16])`, 22 chars.

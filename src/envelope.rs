@@ -82,7 +82,8 @@ fn pick<'a, const N: usize>(obj: &'a str, names: [&str; N]) -> Option<[Option<&'
 }
 
 /// Parse the outer envelope: a JSON object with `p` and an integer `exp`.
-/// `None` means malformed. Unknown members are ignored, as the SDK does.
+/// `None` means malformed. The whole body is validated as JSON on the way,
+/// so `p` is valid JSON text. Unknown members are ignored, as the SDK does.
 pub fn parse(body: &str) -> Option<Envelope<'_>> {
     let [p, exp, b] = pick(body, ["p", "exp", "b"])?;
     Some(Envelope {
@@ -135,26 +136,46 @@ mod tests {
 
     #[test]
     fn writes_the_sdk_layout() {
-        assert_eq!(written(Inner::Raw("{\"a\":1}"), 5, None), "{\"p\":{\"a\":1},\"exp\":5}");
+        assert_eq!(
+            written(Inner::Raw("{\"a\":1}"), 5, None),
+            "{\"p\":{\"a\":1},\"exp\":5}"
+        );
         assert_eq!(
             written(Inner::View("[1]"), 5, Some("TAG")),
             "{\"p\":{\"p\":\"v\",\"d\":[1]},\"exp\":5,\"b\":\"TAG\"}"
         );
         assert_eq!(
-            written(Inner::RequestState { payload: "null", tool: "a\"b" }, -1, None),
+            written(
+                Inner::RequestState {
+                    payload: "null",
+                    tool: "a\"b"
+                },
+                -1,
+                None
+            ),
             "{\"p\":{\"p\":\"r\",\"d\":null,\"o\":\"a\\\"b\"},\"exp\":-1}"
         );
     }
 
     #[test]
     fn parses_what_it_writes() {
-        let s = written(Inner::RequestState { payload: "{\"x\":[1]}", tool: "move" }, 99, Some("T"));
+        let s = written(
+            Inner::RequestState {
+                payload: "{\"x\":[1]}",
+                tool: "move",
+            },
+            99,
+            Some("T"),
+        );
         let env = parse(&s).unwrap();
         assert_eq!(env.exp, 99);
         assert_eq!(env.b, Some("\"T\""));
         assert_eq!(
             parse_inner(env.p),
-            Some(Opened::RequestState { d: "{\"x\":[1]}", tool: "move".into() })
+            Some(Opened::RequestState {
+                d: "{\"x\":[1]}",
+                tool: "move".into()
+            })
         );
     }
 
@@ -178,9 +199,22 @@ mod tests {
 
     #[test]
     fn inner_purposes() {
-        assert_eq!(parse_inner("{\"p\":\"v\",\"d\":0}"), Some(Opened::View { d: "0" }));
-        assert_eq!(parse_inner("{\"d\":0,\"p\":\"v\"}"), Some(Opened::View { d: "0" }));
-        for p in ["{\"p\":\"v\"}", "{\"p\":\"x\",\"d\":0}", "{\"p\":\"r\",\"d\":0}", "{\"p\":\"r\",\"d\":0,\"o\":1}", "[1]", "\"v\""] {
+        assert_eq!(
+            parse_inner("{\"p\":\"v\",\"d\":0}"),
+            Some(Opened::View { d: "0" })
+        );
+        assert_eq!(
+            parse_inner("{\"d\":0,\"p\":\"v\"}"),
+            Some(Opened::View { d: "0" })
+        );
+        for p in [
+            "{\"p\":\"v\"}",
+            "{\"p\":\"x\",\"d\":0}",
+            "{\"p\":\"r\",\"d\":0}",
+            "{\"p\":\"r\",\"d\":0,\"o\":1}",
+            "[1]",
+            "\"v\"",
+        ] {
             assert_eq!(parse_inner(p), None, "{p}");
         }
     }

@@ -5,7 +5,8 @@
 use core::fmt;
 
 /// The one stable message of every token failure. Chosen once; never change it.
-pub const SEALED_STATE_INVALID_MESSAGE: &str = "mcp-sealed-state: sealed state is invalid or expired";
+pub const SEALED_STATE_INVALID_MESSAGE: &str =
+    "mcp-sealed-state: sealed state is invalid or expired";
 
 /// Which step of opening failed (SPEC "Opening: order and failure").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

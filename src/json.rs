@@ -24,19 +24,17 @@ fn string_end(b: &[u8], i: usize) -> Option<usize> {
     loop {
         match *b.get(i)? {
             b'"' => return Some(i + 1),
-            b'\\' => {
-                match *b.get(i + 1)? {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
-                    b'u' => {
-                        let hex = b.get(i + 2..i + 6)?;
-                        if !hex.iter().all(u8::is_ascii_hexdigit) {
-                            return None;
-                        }
-                        i += 6;
+            b'\\' => match *b.get(i + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                b'u' => {
+                    let hex = b.get(i + 2..i + 6)?;
+                    if !hex.iter().all(u8::is_ascii_hexdigit) {
+                        return None;
                     }
-                    _ => return None,
+                    i += 6;
                 }
-            }
+                _ => return None,
+            },
             0..=0x1f => return None,
             _ => i += 1,
         }
@@ -206,43 +204,47 @@ pub fn unescape(raw: &str) -> Option<String> {
     if string_end(b, 0)? != b.len() {
         return None;
     }
-    let inner = raw.get(1..raw.len() - 1)?;
-    if !inner.contains('\\') {
-        return Some(inner.to_owned());
-    }
-    let mut out = String::with_capacity(inner.len());
-    let mut units: Vec<u16> = Vec::new();
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            flush_utf16(&mut units, &mut out);
-            out.push(c);
-            continue;
-        }
-        let e = chars.next()?;
-        if e == 'u' {
-            let hex: String = chars.by_ref().take(4).collect();
-            units.push(u16::from_str_radix(&hex, 16).ok()?);
-            continue;
-        }
-        flush_utf16(&mut units, &mut out);
-        out.push(match e {
-            'b' => '\u{8}',
-            'f' => '\u{c}',
-            'n' => '\n',
-            'r' => '\r',
-            't' => '\t',
-            other => other, // '"', '\\', '/'
+    let mut rest = raw.get(1..raw.len() - 1)?;
+    let mut out = String::with_capacity(rest.len());
+    while let Some(pos) = rest.bytes().position(|c| c == b'\\') {
+        out.push_str(rest.get(..pos)?);
+        let esc = *rest.as_bytes().get(pos + 1)?;
+        rest = rest.get(pos + 2..)?;
+        out.push(match esc {
+            b'u' => {
+                let (c, tail) = unicode_escape(rest)?;
+                rest = tail;
+                c
+            }
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            other => char::from(other), // '"', '\\', '/'
         });
     }
-    flush_utf16(&mut units, &mut out);
+    out.push_str(rest);
     Some(out)
 }
 
-fn flush_utf16(units: &mut Vec<u16>, out: &mut String) {
-    if !units.is_empty() {
-        out.extend(char::decode_utf16(units.drain(..)).map(|r| r.unwrap_or('\u{FFFD}')));
+/// The char of a `\uXXXX` escape whose hex digits start `s` (joined with a
+/// following low-surrogate escape into one char), and the rest of `s`.
+fn unicode_escape(s: &str) -> Option<(char, &str)> {
+    let hex = |s: &str| u32::from_str_radix(s.get(..4)?, 16).ok();
+    let unit = hex(s)?;
+    let rest = s.get(4..)?;
+    if (0xD800..0xDC00).contains(&unit) {
+        if let Some(low) = rest
+            .strip_prefix("\\u")
+            .and_then(hex)
+            .filter(|u| (0xDC00..0xE000).contains(u))
+        {
+            let c = char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))?;
+            return Some((c, rest.get(6..)?));
+        }
     }
+    Some((char::from_u32(unit).unwrap_or('\u{FFFD}'), rest))
 }
 
 /// Append `s` as a JSON string literal, byte for byte as `JSON.stringify`
@@ -252,27 +254,39 @@ pub fn write_string(s: &str, out: &mut String) {
     out.reserve(s.len() + 2);
     out.push('"');
     let mut rest = s;
-    while let Some(pos) = rest.bytes().position(|c| c < 0x20 || c == b'"' || c == b'\\') {
-        let (plain, tail) = rest.split_at(pos);
+    // The bytes that need escaping are ASCII, so every split below is on a
+    // char boundary and the `else` never runs.
+    while let Some(pos) = rest
+        .bytes()
+        .position(|c| c < 0x20 || c == b'"' || c == b'\\')
+    {
+        let (Some(plain), Some(&c), Some(tail)) = (
+            rest.get(..pos),
+            rest.as_bytes().get(pos),
+            rest.get(pos + 1..),
+        ) else {
+            break;
+        };
         out.push_str(plain);
-        let mut tail_chars = tail.chars();
-        let c = tail_chars.next().unwrap_or('\0');
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
             _ => {
-                let n = c as usize;
                 out.push_str("\\u00");
-                out.push(char::from(HEX.get(n >> 4).copied().unwrap_or(b'0')));
-                out.push(char::from(HEX.get(n & 0xf).copied().unwrap_or(b'0')));
+                out.push(char::from(
+                    HEX.get(usize::from(c >> 4)).copied().unwrap_or(b'0'),
+                ));
+                out.push(char::from(
+                    HEX.get(usize::from(c & 0xf)).copied().unwrap_or(b'0'),
+                ));
             }
         }
-        rest = tail_chars.as_str();
+        rest = tail;
     }
     out.push_str(rest);
     out.push('"');
@@ -321,8 +335,20 @@ mod tests {
     #[test]
     fn accepts_what_json_parse_accepts() {
         for s in [
-            "0", "-0", "1.5", "-1e+21", "1E-7", "true", "false", "null", "\"\"",
-            "\"\\ud800\"", "\"\\u00e9\\n\\\"\\\\\\/\"", "[]", "{}", " [ 1 , { \"a\" : [ ] } ] ",
+            "0",
+            "-0",
+            "1.5",
+            "-1e+21",
+            "1E-7",
+            "true",
+            "false",
+            "null",
+            "\"\"",
+            "\"\\ud800\"",
+            "\"\\u00e9\\n\\\"\\\\\\/\"",
+            "[]",
+            "{}",
+            " [ 1 , { \"a\" : [ ] } ] ",
             "{\"a\":{\"b\":[1,2,{\"c\":null}]},\"d\":\"é😀\"}",
         ] {
             assert!(is_valid(s), "{s}");
@@ -332,9 +358,33 @@ mod tests {
     #[test]
     fn refuses_what_json_parse_refuses() {
         for s in [
-            "", " ", "01", "1.", ".5", "+1", "1e", "-", "tru", "nul", "\"\\x\"",
-            "\"\\u12\"", "\"a\nb\"", "\"abc", "[1,]", "[,1]", "{\"a\"}", "{\"a\":}",
-            "{\"a\":1,}", "{1:2}", "[1 2]", "{} {}", "[", "{", "}", "NaN", "'a'",
+            "",
+            " ",
+            "01",
+            "1.",
+            ".5",
+            "+1",
+            "1e",
+            "-",
+            "tru",
+            "nul",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "\"a\nb\"",
+            "\"abc",
+            "[1,]",
+            "[,1]",
+            "{\"a\"}",
+            "{\"a\":}",
+            "{\"a\":1,}",
+            "{1:2}",
+            "[1 2]",
+            "{} {}",
+            "[",
+            "{",
+            "}",
+            "NaN",
+            "'a'",
         ] {
             assert!(!is_valid(s), "{s:?}");
         }
@@ -353,8 +403,15 @@ mod tests {
     #[test]
     fn agrees_with_serde_json_on_valid_text() {
         // serde_json refuses lone surrogates that JSON.parse accepts; skip those.
-        for s in ["{\"k\":[1,-2.5e3,\"x\",null,true,{}]}", "[[[[]]]]", "\"\\u20ac\""] {
-            assert_eq!(is_valid(s), serde_json::from_str::<serde_json::Value>(s).is_ok());
+        for s in [
+            "{\"k\":[1,-2.5e3,\"x\",null,true,{}]}",
+            "[[[[]]]]",
+            "\"\\u20ac\"",
+        ] {
+            assert_eq!(
+                is_valid(s),
+                serde_json::from_str::<serde_json::Value>(s).is_ok()
+            );
         }
     }
 
@@ -364,9 +421,18 @@ mod tests {
         assert_eq!(
             m,
             vec![
-                Member { key: "\"p\"", value: "{\"x\":[1,2]}" },
-                Member { key: "\"exp\"", value: "17" },
-                Member { key: "\"b\"", value: "\"t\"" },
+                Member {
+                    key: "\"p\"",
+                    value: "{\"x\":[1,2]}"
+                },
+                Member {
+                    key: "\"exp\"",
+                    value: "17"
+                },
+                Member {
+                    key: "\"b\"",
+                    value: "\"t\""
+                },
             ]
         );
         assert_eq!(object_members("{}").unwrap(), vec![]);
@@ -397,7 +463,17 @@ mod tests {
         assert_eq!(parse_int("0"), Some(0));
         assert_eq!(parse_int("-12"), Some(-12));
         assert_eq!(parse_int("1764500600"), Some(1_764_500_600));
-        for bad in ["", "-", "01", "1.0", "1e3", "1e300", "99999999999999999999", "\"1\"", "null"] {
+        for bad in [
+            "",
+            "-",
+            "01",
+            "1.0",
+            "1e3",
+            "1e300",
+            "99999999999999999999",
+            "\"1\"",
+            "null",
+        ] {
             assert_eq!(parse_int(bad), None, "{bad}");
         }
         for n in [0, 7, -7, 1_764_500_600, i64::MAX, i64::MIN] {

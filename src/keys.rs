@@ -36,7 +36,9 @@ impl core::fmt::Display for KeyError {
                 f,
                 "key #{index} is {len} bytes; keys must be at least {MIN_KEY_BYTES} bytes"
             ),
-            KeyError::Missing => f.write_str("no key configured, and production mode refuses the ephemeral development key"),
+            KeyError::Missing => f.write_str(
+                "no key configured, and production mode refuses the ephemeral development key",
+            ),
             KeyError::NoRandomness => f.write_str("the platform's random number generator failed"),
         }
     }
@@ -73,17 +75,30 @@ impl Keys {
     /// `production` is set.
     pub fn new<K: AsRef<[u8]>>(keys: &[K], production: bool) -> Result<Keys, KeyError> {
         if keys.is_empty() {
-            return if production { Err(KeyError::Missing) } else { Keys::ephemeral() };
+            return if production {
+                Err(KeyError::Missing)
+            } else {
+                Keys::ephemeral()
+            };
         }
         let mut macs = Vec::with_capacity(keys.len());
         for (index, key) in keys.iter().enumerate() {
             let key = key.as_ref();
             if key.len() < MIN_KEY_BYTES {
-                return Err(KeyError::TooShort { index, len: key.len() });
+                return Err(KeyError::TooShort {
+                    index,
+                    len: key.len(),
+                });
             }
-            macs.push(keyed(key).map_err(|_| KeyError::TooShort { index, len: key.len() })?);
+            macs.push(keyed(key).map_err(|_| KeyError::TooShort {
+                index,
+                len: key.len(),
+            })?);
         }
-        Ok(Keys { macs, ephemeral: false })
+        Ok(Keys {
+            macs,
+            ephemeral: false,
+        })
     }
 
     /// A fresh random 32-byte key from the platform CSPRNG.
@@ -92,7 +107,10 @@ impl Keys {
         getrandom::fill(&mut key).map_err(|_| KeyError::NoRandomness)?;
         let mac = keyed(&key).map_err(|_| KeyError::NoRandomness);
         key.fill(0);
-        Ok(Keys { macs: vec![mac?], ephemeral: true })
+        Ok(Keys {
+            macs: vec![mac?],
+            ephemeral: true,
+        })
     }
 
     /// Whether this is the dev ephemeral key.
@@ -122,23 +140,46 @@ mod tests {
 
     #[test]
     fn refuses_short_keys() {
-        assert_eq!(Keys::new(&[[1u8; 31]], false).unwrap_err(), KeyError::TooShort { index: 0, len: 31 });
+        assert_eq!(
+            Keys::new(&[[1u8; 31]], false).unwrap_err(),
+            KeyError::TooShort { index: 0, len: 31 }
+        );
         let keys: [&[u8]; 2] = [&[1u8; 32], b"short"];
-        assert_eq!(Keys::new(&keys, false).unwrap_err(), KeyError::TooShort { index: 1, len: 5 });
+        assert_eq!(
+            Keys::new(&keys, false).unwrap_err(),
+            KeyError::TooShort { index: 1, len: 5 }
+        );
         assert!(Keys::new(&[[1u8; 32]], false).is_ok());
     }
 
     #[test]
     fn missing_key_in_production_is_an_error() {
-        assert_eq!(Keys::new::<&[u8]>(&[], true).unwrap_err(), KeyError::Missing);
+        assert_eq!(
+            Keys::new::<&[u8]>(&[], true).unwrap_err(),
+            KeyError::Missing
+        );
         let dev = Keys::new::<&[u8]>(&[], false).unwrap();
         assert!(dev.is_ephemeral());
     }
 
     #[test]
     fn ephemeral_keys_differ() {
-        let a = Keys::ephemeral().unwrap().sealing().unwrap().clone().chain_update(b"x").finalize().into_bytes();
-        let b = Keys::ephemeral().unwrap().sealing().unwrap().clone().chain_update(b"x").finalize().into_bytes();
+        let a = Keys::ephemeral()
+            .unwrap()
+            .sealing()
+            .unwrap()
+            .clone()
+            .chain_update(b"x")
+            .finalize()
+            .into_bytes();
+        let b = Keys::ephemeral()
+            .unwrap()
+            .sealing()
+            .unwrap()
+            .clone()
+            .chain_update(b"x")
+            .finalize()
+            .into_bytes();
         assert_ne!(a, b);
     }
 

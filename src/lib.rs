@@ -25,7 +25,7 @@
         clippy::indexing_slicing
     )
 )]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod envelope;
 pub mod error;

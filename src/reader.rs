@@ -62,7 +62,11 @@ impl TokenView {
         }
         out.push_str(",\"exp\":");
         json::write_int(self.exp, &mut out);
-        out.push_str(if self.bound { ",\"bound\":true}" } else { ",\"bound\":false}" });
+        out.push_str(if self.bound {
+            ",\"bound\":true}"
+        } else {
+            ",\"bound\":false}"
+        });
         out
     }
 }
@@ -99,10 +103,8 @@ pub fn read_token_unverified(token: &str) -> Result<TokenView, MalformedToken> {
         return Err(MalformedToken);
     }
     let body = decode_body(parts.body).ok_or(MalformedToken)?;
+    // Parsing the envelope validates all of it, payload included.
     let env = envelope::parse(&body).ok_or(MalformedToken)?;
-    if !json::is_valid(env.p) {
-        return Err(MalformedToken);
-    }
     let (payload, purpose, tool) = match envelope::parse_inner(env.p) {
         Some(Opened::View { d }) => (d, Some(Purpose::View), None),
         Some(Opened::RequestState { d, tool }) => (d, Some(Purpose::RequestState), Some(tool)),
@@ -158,7 +160,16 @@ pub fn read_exp(token: &str) -> Result<i64, MalformedToken> {
 /// Whether an error text is the stable sealed-state message, ours or ng-mcp-ui's.
 /// A text that contains it counts (transports may prefix their own words).
 pub fn is_sealed_state_message(text: &str) -> bool {
-    text.contains(SEALED_STATE_INVALID_MESSAGE) || text.contains(NG_MCP_UI_INVALID_MESSAGE)
+    contains(text, SEALED_STATE_INVALID_MESSAGE) || contains(text, NG_MCP_UI_INVALID_MESSAGE)
+}
+
+// A plain window scan: error texts are short, and `str::contains` brings a
+// two-way searcher the widget's size budget has no room for.
+fn contains(haystack: &str, needle: &str) -> bool {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
 }
 
 /// ng-mcp-ui's stable message for the same failure.
@@ -169,12 +180,18 @@ mod tests {
     use super::*;
 
     fn token_with_body(body_json: &str) -> String {
-        format!("v1.{}.{}", wire::encode(body_json.as_bytes()), "A".repeat(43))
+        format!(
+            "v1.{}.{}",
+            wire::encode(body_json.as_bytes()),
+            "A".repeat(43)
+        )
     }
 
     #[test]
     fn reads_a_view_token() {
-        let t = token_with_body("{\"p\":{\"p\":\"v\",\"d\":{\"board\":[0,1]}},\"exp\":1700000000,\"b\":\"x\"}");
+        let t = token_with_body(
+            "{\"p\":{\"p\":\"v\",\"d\":{\"board\":[0,1]}},\"exp\":1700000000,\"b\":\"x\"}",
+        );
         let v = read_token_unverified(&t).unwrap();
         assert_eq!(v.payload_json(), "{\"board\":[0,1]}");
         assert_eq!(v.purpose, Some(Purpose::View));
@@ -190,10 +207,16 @@ mod tests {
     fn reads_request_state_and_raw_tokens() {
         let t = token_with_body("{\"p\":{\"p\":\"r\",\"d\":\"é\",\"o\":\"mo\\\"ve\"},\"exp\":5}");
         let v = read_token_unverified(&t).unwrap();
-        assert_eq!((v.purpose, v.tool.as_deref(), v.payload_json()), (Some(Purpose::RequestState), Some("mo\"ve"), "\"é\""));
+        assert_eq!(
+            (v.purpose, v.tool.as_deref(), v.payload_json()),
+            (Some(Purpose::RequestState), Some("mo\"ve"), "\"é\"")
+        );
         assert!(v.to_json().contains("\"tool\":\"mo\\\"ve\""));
         let raw = read_token_unverified(&token_with_body("{\"p\":[1,2],\"exp\":5}")).unwrap();
-        assert_eq!((raw.purpose, raw.payload_json(), raw.bound), (None, "[1,2]", false));
+        assert_eq!(
+            (raw.purpose, raw.payload_json(), raw.bound),
+            (None, "[1,2]", false)
+        );
     }
 
     #[test]
@@ -228,8 +251,14 @@ mod tests {
         let new = token_with_body("{\"p\":1,\"exp\":20}");
         assert!(prefer_candidate(None, &old));
         assert!(prefer_candidate(Some(&old), &new));
-        assert!(!prefer_candidate(Some(&new), &old), "current expires strictly later");
-        assert!(prefer_candidate(Some(&new), &new.clone()), "a tie takes the result's token");
+        assert!(
+            !prefer_candidate(Some(&new), &old),
+            "current expires strictly later"
+        );
+        assert!(
+            prefer_candidate(Some(&new), &new.clone()),
+            "a tie takes the result's token"
+        );
         assert!(!prefer_candidate(Some(&old), "not a token"));
         assert!(prefer_candidate(Some("garbage"), &old));
     }
@@ -237,7 +266,9 @@ mod tests {
     #[test]
     fn recognizes_both_stable_messages() {
         assert!(is_sealed_state_message(SEALED_STATE_INVALID_MESSAGE));
-        assert!(is_sealed_state_message("MCP error: ng-mcp-ui: sealed state is invalid or expired"));
+        assert!(is_sealed_state_message(
+            "MCP error: ng-mcp-ui: sealed state is invalid or expired"
+        ));
         assert!(!is_sealed_state_message("something else"));
     }
 }

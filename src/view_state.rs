@@ -25,15 +25,25 @@ pub enum ViewStateError {
 impl core::fmt::Display for ViewStateError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            ViewStateError::NotObjectOrNull => f.write_str("view state must be a JSON object or null"),
+            ViewStateError::NotObjectOrNull => {
+                f.write_str("view state must be a JSON object or null")
+            }
             ViewStateError::TooLarge { bytes, max_bytes } => {
-                write!(f, "view state is {bytes} bytes of JSON, over the Host's maxBytes of {max_bytes}")
+                write!(
+                    f,
+                    "view state is {bytes} bytes of JSON, over the Host's maxBytes of {max_bytes}"
+                )
             }
         }
     }
 }
 
 impl std::error::Error for ViewStateError {}
+
+/// The size measure of the proposal: bytes of the compact UTF-8 JSON.
+pub fn json_bytes(state_json: &str) -> usize {
+    state_json.len()
+}
 
 /// Check compact state JSON against the rules: an object or `null`, at most
 /// `max_bytes` long. Returns its size in bytes.
@@ -42,7 +52,7 @@ pub fn check(state_json: &str, max_bytes: usize) -> Result<usize, ViewStateError
     if !(t.starts_with('{') || t.starts_with("null")) {
         return Err(ViewStateError::NotObjectOrNull);
     }
-    let bytes = state_json.len();
+    let bytes = json_bytes(state_json);
     if bytes > max_bytes {
         return Err(ViewStateError::TooLarge { bytes, max_bytes });
     }
@@ -63,7 +73,11 @@ mod tests {
         assert_eq!(check("{}", 10), Ok(2));
         assert_eq!(check("null", 10), Ok(4));
         for bad in ["[]", "1", "\"s\"", "true", ""] {
-            assert_eq!(check(bad, 10), Err(ViewStateError::NotObjectOrNull), "{bad}");
+            assert_eq!(
+                check(bad, 10),
+                Err(ViewStateError::NotObjectOrNull),
+                "{bad}"
+            );
         }
     }
 
@@ -72,7 +86,13 @@ mod tests {
         let s = "{\"t\":\"é😀\"}"; // é is 2 bytes, 😀 is 4
         assert_eq!(check(s, 100), Ok(14));
         assert_eq!(check(s, 14), Ok(14));
-        assert_eq!(check(s, 13), Err(ViewStateError::TooLarge { bytes: 14, max_bytes: 13 }));
+        assert_eq!(
+            check(s, 13),
+            Err(ViewStateError::TooLarge {
+                bytes: 14,
+                max_bytes: 13
+            })
+        );
     }
 
     #[test]

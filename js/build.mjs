@@ -1,0 +1,98 @@
+// `npm --prefix js run build`: both wasm builds, wasm-opt, sizes, and the npm
+// package assembled into ../pkg from ../pkg-template.
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const wasmOpt = join(root, "js/node_modules/.bin/wasm-opt"); // npm binaryen@132; Debian's 108 breaks wasm-bindgen output
+// Features rustc enables by default for wasm32-unknown-unknown; wasm-opt must accept them.
+const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue"];
+
+export const BUILDS = [
+  // The widget loads in a fresh iframe on every tool call: built for size.
+  { name: "widget", profile: ["--profile", "widget"], cargo: ["--no-default-features", "--features", "widget"], opt: "-Oz" },
+  // The edge runs on every request: built for speed.
+  { name: "edge", profile: ["--release"], cargo: ["--features", "edge"], opt: "-O3" },
+];
+
+function run(cmd, args, opts = {}) {
+  execFileSync(cmd, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], ...opts });
+}
+
+export function sizes(file) {
+  const bytes = readFileSync(file);
+  return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
+
+function buildWasm({ name, profile, cargo, opt }) {
+  const out = join(root, "build", name);
+  run("wasm-pack", ["--quiet", "build", "--target", "web", ...profile, "--no-opt", "--no-pack", "--out-dir", out, "--out-name", name, "--", ...cargo]);
+  const wasm = join(out, `${name}_bg.wasm`);
+  run(wasmOpt, [...FEATURES, opt, "--strip-debug", "--strip-producers", wasm, "-o", wasm]);
+  rmSync(join(out, ".gitignore"), { force: true });
+  return wasm;
+}
+
+// The loaders: each runtime gets the wasm its own way, so no importer calls init().
+const loaders = (name) => ({
+  // Node (ESM): read the file and compile synchronously.
+  "node.js": `import { readFileSync } from "node:fs";
+import { initSync } from "../wasm/${name}.js";
+initSync({ module: readFileSync(new URL("../wasm/${name}_bg.wasm", import.meta.url)) });
+export * from "./api.js";
+`,
+  // workerd refuses to compile wasm from bytes at run time: import it as a module.
+  "workerd.js": `import wasm from "../wasm/${name}_bg.wasm";
+import { initSync } from "../wasm/${name}.js";
+initSync({ module: wasm });
+export * from "./api.js";
+`,
+  // Browsers and Deno: fetch and compile once, behind top-level await.
+  "browser.js": `import init from "../wasm/${name}.js";
+await init({ module_or_path: new URL("../wasm/${name}_bg.wasm", import.meta.url) });
+export * from "./api.js";
+`,
+});
+
+function assemble(version) {
+  const pkg = join(root, "pkg");
+  rmSync(pkg, { recursive: true, force: true });
+  mkdirSync(join(pkg, "wasm"), { recursive: true });
+  const template = join(root, "pkg-template");
+  cpSync(template, pkg, { recursive: true, filter: (src) => !src.endsWith("package.json") });
+  for (const { name } of BUILDS) {
+    for (const f of [`${name}.js`, `${name}.d.ts`, `${name}_bg.wasm`, `${name}_bg.wasm.d.ts`]) {
+      cpSync(join(root, "build", name, f), join(pkg, "wasm", f));
+    }
+    for (const [file, text] of Object.entries(loaders(name))) writeFileSync(join(pkg, name, file), text);
+  }
+  // The edge entry also serves the reader and view-state helpers, from its own wasm.
+  const widgetApi = readFileSync(join(template, "widget/api.js"), "utf8");
+  writeFileSync(join(pkg, "edge/widget-api.js"), widgetApi.replace('from "../wasm/widget.js"', 'from "../wasm/edge.js"'));
+  const manifest = readFileSync(join(template, "package.json"), "utf8").replace("0.0.0-cargo", version);
+  writeFileSync(join(pkg, "package.json"), manifest);
+  return pkg;
+}
+
+function cargoVersion() {
+  const m = readFileSync(join(root, "Cargo.toml"), "utf8").match(/^version\s*=\s*"([^"]+)"/m);
+  if (!m) throw new Error("no version in Cargo.toml");
+  return m[1];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = [];
+  for (const build of BUILDS) {
+    const wasm = buildWasm(build);
+    rows.push({ build: build.name, ...sizes(wasm) });
+  }
+  const pkg = assemble(cargoVersion());
+  for (const r of rows) {
+    console.log(`${r.build.padEnd(6)} .wasm  ${String(r.raw).padStart(7)} B raw  ${String(r.gzip).padStart(6)} B gzip -9  (${(r.gzip / 1024).toFixed(2)} KiB)`);
+  }
+  console.log(`package assembled in ${pkg} (npm pack ./pkg makes the tarball)`);
+  if (!existsSync(join(pkg, "edge/node.js")) || statSync(join(pkg, "wasm/edge_bg.wasm")).size === 0) process.exit(1);
+}

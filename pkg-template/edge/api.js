@@ -1,0 +1,163 @@
+// The edge API over the wasm codec. Payloads cross as JSON.stringify text, so
+// tokens are byte-identical to @modelcontextprotocol/server's for equal input.
+import { WasmCodec, ephemeralKeyWarning, ephemeralWarningDue } from "../wasm/edge.js";
+import { REASONS, SealedStateError } from "../common.js";
+
+export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError } from "../common.js";
+// The reader and view-state helpers, bound to this build's wasm (js/build.mjs writes it).
+export * from "./widget-api.js";
+
+const DEFAULT_MAX_TOKEN_BYTES = 256 * 1024;
+const utf8 = new TextEncoder();
+
+function isProduction() {
+  try {
+    return globalThis.process?.env?.NODE_ENV === "production";
+  } catch {
+    return false; // env access can be denied (Deno without --allow-env)
+  }
+}
+
+function keyBytes(key, index) {
+  if (typeof key === "string") return utf8.encode(key);
+  if (key instanceof Uint8Array) return key;
+  if (ArrayBuffer.isView(key)) return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+  if (key instanceof ArrayBuffer) return new Uint8Array(key);
+  throw new TypeError(`mcp-sealed-state: key #${index} must be a string or a Uint8Array`);
+}
+
+function wholeNumber(value, fallback, name, min) {
+  const n = value ?? fallback;
+  if (typeof n !== "number" || !Number.isFinite(n)) throw new RangeError(`mcp-sealed-state: ${name} must be a finite number`);
+  if (!Number.isInteger(n) || n < min) throw new RangeError(`mcp-sealed-state: ${name} must be an integer >= ${min}`);
+  return n;
+}
+
+function payloadJson(payload) {
+  let json;
+  try {
+    json = JSON.stringify(payload);
+  } catch (e) {
+    throw new TypeError(`mcp-sealed-state: payload is not JSON-serializable (${e.message})`, { cause: e });
+  }
+  if (typeof json !== "string") throw new TypeError("mcp-sealed-state: payload is not JSON-serializable (undefined, a function or a symbol)");
+  return json;
+}
+
+function bindOf(opts) {
+  const bind = opts?.bind;
+  if (bind !== undefined && typeof bind !== "string") throw new TypeError("mcp-sealed-state: bind must be a string");
+  return bind;
+}
+
+function toolOf(tool) {
+  if (typeof tool !== "string" || tool === "") throw new TypeError("mcp-sealed-state: a requestState token needs the tool name (a non-empty string)");
+  return tool;
+}
+
+/** Seals and opens v1 tokens. The first key seals; every key opens. */
+export class StateCodec {
+  #codec;
+  #now;
+  #maxChars;
+
+  constructor(options = {}) {
+    const list = options.key === undefined || options.key === null ? [] : Array.isArray(options.key) ? options.key : [options.key];
+    const keys = list.map(keyBytes);
+    const ttl = wholeNumber(options.ttlSeconds, 600, "ttlSeconds", -Infinity);
+    const leeway = wholeNumber(options.leewaySeconds, 0, "leewaySeconds", 0);
+    const maxTokenBytes = wholeNumber(options.maxTokenBytes, DEFAULT_MAX_TOKEN_BYTES, "maxTokenBytes", 1);
+    const now = options.now ?? Date.now;
+    if (typeof now !== "function") throw new TypeError("mcp-sealed-state: now must be a function returning milliseconds");
+    const lengths = new Uint32Array(keys.map((k) => k.length));
+    const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
+    keys.reduce((at, k) => (all.set(k, at), at + k.length), 0);
+    try {
+      this.#codec = new WasmCodec(all, lengths, ttl, leeway, maxTokenBytes, options.production ?? isProduction());
+    } catch (e) {
+      throw new RangeError(`mcp-sealed-state: ${e.message}`);
+    } finally {
+      all.fill(0);
+    }
+    if (this.#codec.isEphemeral && ephemeralWarningDue()) console.warn(ephemeralKeyWarning());
+    this.#now = now;
+    // A valid token is ASCII, so a longer JS string is refused before it is copied into wasm.
+    this.#maxChars = maxTokenBytes;
+  }
+
+  #check(token) {
+    if (typeof token !== "string" || token.length > this.#maxChars) throw new SealedStateError("malformed");
+    return token;
+  }
+
+  #result(json) {
+    if (json === undefined) throw new SealedStateError(REASONS[this.#codec.lastReason] ?? "malformed");
+    return JSON.parse(json);
+  }
+
+  /** A view token for the widget (`{"p":"v","d":payload}` under the MAC). */
+  seal(payload, opts) {
+    return this.#codec.seal(payloadJson(payload), bindOf(opts), this.#now());
+  }
+
+  /** The payload of a view token, or a SealedStateError. */
+  open(token, opts) {
+    const bind = bindOf(opts);
+    return this.#result(this.#codec.open(this.#check(token), bind, this.#now()));
+  }
+
+  /** An MRTR requestState token that opens only for `tool`. */
+  sealRequestState(payload, tool, opts) {
+    return this.#codec.sealRequestState(payloadJson(payload), toolOf(tool), bindOf(opts), this.#now());
+  }
+
+  /** The payload of a requestState token minted for `tool`. */
+  openRequestState(token, tool, opts) {
+    const bind = bindOf(opts);
+    return this.#result(this.#codec.openRequestState(this.#check(token), toolOf(tool), bind, this.#now()));
+  }
+
+  /** A raw v1 token, no purpose envelope: what the SDK's codec mints. */
+  mint(payload, opts) {
+    return this.#codec.mint(payloadJson(payload), bindOf(opts), this.#now());
+  }
+
+  /** The payload of a raw v1 token: what the SDK's codec verifies. */
+  verify(token, opts) {
+    const bind = bindOf(opts);
+    return this.#result(this.#codec.verify(this.#check(token), bind, this.#now()));
+  }
+
+  /** Free the wasm memory now instead of at garbage collection. */
+  free() {
+    this.#codec.free();
+  }
+}
+
+/**
+ * Drop-in for `createRequestStateCodec` of @modelcontextprotocol/server: same
+ * options, same async shape, same tokens. `verify` rejects with SealedStateError.
+ */
+export function createRequestStateCodec(options) {
+  if (options === null || typeof options !== "object") throw new TypeError("createRequestStateCodec: options with a key are required");
+  if (options.key === undefined || options.key === null || Array.isArray(options.key)) {
+    throw new TypeError("createRequestStateCodec: key must be a string or a Uint8Array");
+  }
+  const { bind } = options;
+  if (bind !== undefined && typeof bind !== "function") throw new TypeError("createRequestStateCodec: bind must be a function of ctx");
+  // production: true, because a key is always given here.
+  const codec = new StateCodec({ key: options.key, ttlSeconds: options.ttlSeconds, production: true });
+  // The SDK concatenates bind(ctx) into a string; so do we.
+  const bindValue = (ctx) => (bind === undefined ? undefined : `${bind(ctx)}`);
+  return {
+    async mint(payload, ctx) {
+      if (bind !== undefined && ctx === undefined) {
+        throw new TypeError("createRequestStateCodec: mint() requires ctx when a bind callback is configured");
+      }
+      return codec.mint(payload, { bind: bindValue(ctx) });
+    },
+    async verify(state, ctx) {
+      return codec.verify(state, { bind: bindValue(ctx) });
+    },
+  };
+}

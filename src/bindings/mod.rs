@@ -1,0 +1,14 @@
+//! The wasm surface: a thin layer over the core, shaped for the JS glue in
+//! `pkg-template/`. Payloads cross as JSON text (the glue calls
+//! `JSON.stringify` / `JSON.parse`), so nothing is serialized twice, and
+//! failures cross as small codes the glue turns into JS errors.
+
+mod widget;
+
+#[cfg(feature = "edge")]
+mod edge;
+
+// A smaller allocator than the default dlmalloc: the widget pays for every byte.
+#[global_allocator]
+#[allow(unsafe_code)]
+static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
