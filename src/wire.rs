@@ -239,3 +239,28 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod against_the_base64_crate {
+    use super::*;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine as _;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn encode_agrees(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            prop_assert_eq!(encode(&bytes), URL_SAFE_NO_PAD.encode(&bytes));
+        }
+
+        #[test]
+        fn strict_decode_agrees(s in "[A-Za-z0-9_=+/ -]{0,64}") {
+            prop_assert_eq!(decode(&s), URL_SAFE_NO_PAD.decode(&s).ok());
+        }
+
+        #[test]
+        fn decode_agrees_on_alphabet_strings(s in "[A-Za-z0-9_-]{0,64}") {
+            prop_assert_eq!(decode(&s), URL_SAFE_NO_PAD.decode(&s).ok());
+        }
+    }
+}
