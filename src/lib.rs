@@ -39,8 +39,10 @@ pub mod codec;
 #[cfg(feature = "edge")]
 pub mod keys;
 
+/// The wasm exports (public so the wasm-bindgen tests can call them).
 #[cfg(target_arch = "wasm32")]
-mod bindings;
+#[doc(hidden)]
+pub mod bindings;
 
 pub use error::{Reason, SealedStateError, SEALED_STATE_INVALID_MESSAGE};
 pub use reader::{read_token_unverified, Purpose, TokenView};

@@ -240,7 +240,7 @@ mod tests {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod against_the_base64_crate {
     use super::*;
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;

@@ -3,10 +3,10 @@
 //! `JSON.stringify` / `JSON.parse`), so nothing is serialized twice, and
 //! failures cross as small codes the glue turns into JS errors.
 
-mod widget;
+pub mod widget;
 
 #[cfg(feature = "edge")]
-mod edge;
+pub mod edge;
 
 // A smaller allocator than the default dlmalloc: the widget pays for every byte.
 #[global_allocator]
