@@ -166,7 +166,8 @@ export class ViewStateSaveQueue {
     this.#store = store;
     this.#maxBytes = opts.maxBytes;
     const initial = opts.initial ?? null;
-    this.#last = initial === null ? null : JSON.parse(stateJson(initial, Infinity));
+    // No size limit for what the Host already holds (stateJson refuses a non-integer maxBytes such as Infinity).
+    this.#last = initial === null ? null : JSON.parse(stateJson(initial, Number.MAX_SAFE_INTEGER));
   }
 
   get maxBytes() {

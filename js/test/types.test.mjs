@@ -1,0 +1,62 @@
+// The package's TypeScript types, checked the way a consumer's compiler sees
+// them: a typed program against the packed package, with `tsc --noEmit`.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { CONSUMER, JS_DIR } from "./support.mjs";
+
+const program = `
+import { StateCodec, createRequestStateCodec, SealedStateError, STATE_META_KEY, readTokenUnverified } from "mcp-sealed-state";
+import * as edge from "mcp-sealed-state/edge";
+import { adoptToken, checkViewState, isSealedStateError, secondsLeft, setViewStateRequest, viewStateBytes,
+  viewStateSupport, ViewStateSaveQueue, VIEW_STATE_ERRORS, type TokenView } from "mcp-sealed-state/widget";
+
+const codec = new StateCodec({ key: ["k".repeat(32), new Uint8Array(32)], ttlSeconds: 60, now: () => 0 });
+const token: string = codec.seal({ board: [0] }, { bind: "u" });
+const game: { board: number[] } = codec.open<{ board: number[] }>(token, { bind: "u" });
+const rs: string = codec.sealRequestState(game, "move");
+codec.openRequestState(rs, "move");
+const meta: "ng-mcp-ui/state" = STATE_META_KEY;
+try { codec.verify(codec.mint(1)); } catch (e) { if (e instanceof SealedStateError) { const r: "malformed" | "mac" | "expired" | "bind" | "purpose" = e.reason; } }
+const view: TokenView = readTokenUnverified(token);
+const p: "view" | "requestState" | null = view.purpose;
+const left: number = secondsLeft(token, Date.now());
+const kept: string | null = adoptToken(null, { _meta: { [meta]: token } });
+const expired: boolean = isSealedStateError({ isError: true, content: [] });
+const bytes: number = viewStateBytes({ a: 1 });
+checkViewState({ a: 1 }, 65536);
+const support = viewStateSupport({});
+if (support) { const max: number = support.maxBytes; }
+setViewStateRequest(1, { tab: "x" });
+const q = new ViewStateSaveQueue(async () => {}, { maxBytes: 65536 });
+void q.save({ a: 1 }); const last = q.lastSaved;
+const c2 = createRequestStateCodec<{ step: number }>({ key: "k".repeat(32), bind: (ctx) => String(ctx.user) });
+void c2.mint({ step: 1 }, { user: 1 }).then((s) => c2.verify(s, { user: 1 })).then((v) => v.step);
+const same: typeof edge.StateCodec = StateCodec;
+const code: -32602 = VIEW_STATE_ERRORS.INVALID_PARAMS;
+// @ts-expect-error: the payload type flows through open<T>
+const wrong: string = codec.open<{ board: number[] }>(token);
+`;
+
+test("the packed package's types check under tsc (strict, NodeNext)", () => {
+  const dir = mkdtempSync(join(CONSUMER, "types-"));
+  try {
+    writeFileSync(join(dir, "program.ts"), program);
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", skipLibCheck: false, types: [] }, files: ["program.ts"] }),
+    );
+    const tsc = join(JS_DIR, "node_modules/typescript/bin/tsc");
+    let out = "";
+    try {
+      execFileSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
+    } catch (e) {
+      out = `${e.stdout}${e.stderr}`;
+    }
+    assert.equal(out, "", out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,70 @@
+export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError, SealedStateReason } from "../common.js";
+
+/** What a token CLAIMS. UNVERIFIED: anyone can forge it; for display only. */
+export interface TokenView<T = unknown> {
+  payload: T;
+  /** null for a raw `mint` token without a purpose envelope. */
+  purpose: "view" | "requestState" | null;
+  /** The tool of a requestState token. */
+  tool: string | null;
+  /** Expiry, unix seconds. */
+  exp: number;
+  /** Whether the token carries a bind tag. */
+  bound: boolean;
+}
+
+/** Decodes a token WITHOUT verifying anything. Throws SealedStateError("malformed") for anything but a v1 token. */
+export declare function readTokenUnverified<T = unknown>(token: string): TokenView<T>;
+/** Seconds until the token stops opening: > 0 while valid, <= 0 once expired. Unverified. */
+export declare function secondsLeft(token: string, nowMs?: number): number;
+/**
+ * The token to keep after a tool result (a CallToolResult, the params of
+ * ui/notifications/tool-result, or a JSON-RPC message carrying either): the
+ * result's `_meta["ng-mcp-ui/state"]`, unless it has none (or not a v1 token),
+ * or `current` expires strictly later.
+ */
+export declare function adoptToken(current: string | null, toolResult: unknown): string | null;
+/** An isError tool result carrying our stable message or ng-mcp-ui's: "expired, start over". */
+export declare function isSealedStateError(toolResult: unknown): boolean;
+
+/** JSON-RPC error codes of `ui/set-view-state`. */
+export declare const VIEW_STATE_ERRORS: {
+  /** -32602: never as given (e.g. over maxBytes, not an object). */
+  readonly INVALID_PARAMS: -32602;
+  /** -32603: not now (the Host could not store it). */
+  readonly INTERNAL_ERROR: -32603;
+  /** -32601: an older Host without the method. */
+  readonly METHOD_NOT_FOUND: -32601;
+};
+/** A refused view-state save. */
+export declare class ViewStateError extends Error {
+  readonly code: -32602 | -32603;
+}
+
+/** Bytes of compact UTF-8 JSON: `new TextEncoder().encode(JSON.stringify(state)).length`. */
+export declare function viewStateBytes(state: unknown): number;
+/** Throws ViewStateError (-32602) unless `state` is an object or null of at most `maxBytes`. */
+export declare function checkViewState(state: unknown, maxBytes: number): void;
+/**
+ * The Host's offer from the RAW ui/initialize result (older ext-apps View SDKs
+ * strip unknown hostCapabilities keys): null when not advertised, so send nothing.
+ */
+export declare function viewStateSupport(initializeResult: unknown): { maxBytes: number; state: Record<string, unknown> | null } | null;
+/** The `ui/set-view-state` JSON-RPC request. Errors: -32602 never as given, -32603 not now, -32601 old Host. */
+export declare function setViewStateRequest(
+  id: number | string,
+  state: Record<string, unknown> | null,
+): { jsonrpc: "2.0"; id: number | string; method: "ui/set-view-state"; params: { state: Record<string, unknown> | null } };
+
+/** Host side of `ui/set-view-state`: one store at a time, in order; queued saves coalesce to the newest. */
+export declare class ViewStateSaveQueue {
+  constructor(
+    store: (state: Record<string, unknown> | null) => Promise<void>,
+    opts: { maxBytes: number; initial?: Record<string, unknown> | null },
+  );
+  /** Rejects with ViewStateError: code -32602 (never as given) or -32603 (store failed). */
+  save(state: unknown): Promise<void>;
+  /** The last state stored (or `opts.initial`), for the next ui/initialize. */
+  readonly lastSaved: Record<string, unknown> | null;
+  readonly maxBytes: number;
+}
