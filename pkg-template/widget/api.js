@@ -50,9 +50,12 @@ export function readTokenUnverified(token) {
 }
 
 /** Seconds until the token expires: > 0 while it opens, <= 0 once expired. Unverified. */
-export function secondsLeft(token, nowMs = Date.now()) {
+export function secondsLeft(token, nowMs) {
+  // A clock that is not a number would read as the epoch and call every token valid.
+  const now = nowMs == null ? Date.now() : Number(nowMs);
+  if (!Number.isFinite(now)) throw new TypeError("nowMs must be a finite number of milliseconds");
   const t = asToken(token);
-  const left = t === undefined ? NaN : wasmSecondsLeft(t, Number(nowMs));
+  const left = t === undefined ? NaN : wasmSecondsLeft(t, now);
   if (Number.isNaN(left)) throw new SealedStateError("malformed");
   return left;
 }
