@@ -1,0 +1,234 @@
+//! The codec's contract, one failure reason per test (SPEC "Opening: order and
+//! failure"), plus expiry, leeway, rotation, size limit and keys.
+#![cfg(all(feature = "edge", not(target_arch = "wasm32")))]
+
+mod common;
+
+use common::{KEY, KEY2, NOW_MS};
+use mcp_sealed_state::{
+    Codec, CodecOptions, Reason, SealedStateError, SEALED_STATE_INVALID_MESSAGE,
+};
+
+fn codec_with(keys: &[&[u8]], f: impl FnOnce(&mut CodecOptions<Vec<u8>>)) -> Codec {
+    let mut o = CodecOptions::with_keys(keys.iter().map(|k| k.to_vec()).collect());
+    f(&mut o);
+    Codec::new(o).unwrap()
+}
+
+fn codec() -> Codec {
+    codec_with(&[KEY], |_| {})
+}
+
+fn reason(r: Result<mcp_sealed_state::Opened, SealedStateError>) -> Reason {
+    let e = r.unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        SEALED_STATE_INVALID_MESSAGE,
+        "the message never says which step failed"
+    );
+    e.reason()
+}
+
+const GAME: &str = r#"{"board":[0,0,0,0,0,0,0,0,0],"turn":1}"#;
+
+#[test]
+fn round_trip_returns_the_exact_payload_json() {
+    let c = codec();
+    let t = c.seal_at(GAME, None, NOW_MS).unwrap();
+    assert_eq!(c.open_at(&t, None, NOW_MS).unwrap().payload_json(), GAME);
+    assert_eq!(
+        c.open_at(&t, None, NOW_MS).unwrap().into_payload_json(),
+        GAME
+    );
+}
+
+#[test]
+fn reason_malformed() {
+    let c = codec();
+    for t in [
+        "",
+        "v1.",
+        "v1.abc",
+        "garbage",
+        "v1.e30.AAAA.AAAA",
+        "v1.e3=.AAAA",
+    ] {
+        assert_eq!(reason(c.open_at(t, None, NOW_MS)), Reason::Malformed, "{t}");
+    }
+}
+
+#[test]
+fn reason_mac() {
+    let c = codec();
+    let t = c.seal_at(GAME, None, NOW_MS).unwrap();
+    let other = codec_with(&[KEY2], |_| {});
+    assert_eq!(reason(other.open_at(&t, None, NOW_MS)), Reason::Mac);
+    let (head, mac) = t.rsplit_once('.').unwrap();
+    let flipped = if mac.starts_with('A') { "B" } else { "A" };
+    assert_eq!(
+        reason(c.open_at(&format!("{head}.{flipped}{}", &mac[1..]), None, NOW_MS)),
+        Reason::Mac
+    );
+}
+
+#[test]
+fn reason_expired_with_exp_floor_now_plus_ttl_and_leeway() {
+    let c = codec_with(&[KEY], |o| o.ttl_seconds = 10);
+    let t = c.seal_at(GAME, None, 1_000_999.0).unwrap(); // floor(1000.999) + 10 = 1010
+    assert!(
+        c.open_at(&t, None, 1_010_999.0).is_ok(),
+        "exp itself is still valid"
+    );
+    assert_eq!(reason(c.open_at(&t, None, 1_011_000.0)), Reason::Expired);
+    let lenient = codec_with(&[KEY], |o| o.leeway_seconds = 5);
+    assert!(lenient.open_at(&t, None, 1_015_999.0).is_ok());
+    assert_eq!(
+        reason(lenient.open_at(&t, None, 1_016_000.0)),
+        Reason::Expired
+    );
+}
+
+#[test]
+fn reason_bind_in_both_directions_of_drift() {
+    let c = codec();
+    let bound = c.seal_at(GAME, Some("alice"), NOW_MS).unwrap();
+    let unbound = c.seal_at(GAME, None, NOW_MS).unwrap();
+    assert!(c.open_at(&bound, Some("alice"), NOW_MS).is_ok());
+    assert_eq!(reason(c.open_at(&bound, Some("bob"), NOW_MS)), Reason::Bind);
+    assert_eq!(reason(c.open_at(&bound, None, NOW_MS)), Reason::Bind);
+    assert_eq!(
+        reason(c.open_at(&unbound, Some("alice"), NOW_MS)),
+        Reason::Bind
+    );
+}
+
+#[test]
+fn reason_purpose_and_tool() {
+    let c = codec();
+    let view = c.seal_at(GAME, None, NOW_MS).unwrap();
+    let rs = c.seal_request_state_at(GAME, "move", None, NOW_MS).unwrap();
+    let raw = c.mint_at(GAME, None, NOW_MS).unwrap();
+    assert_eq!(
+        c.open_request_state_at(&rs, "move", None, NOW_MS)
+            .unwrap()
+            .payload_json(),
+        GAME
+    );
+    assert_eq!(
+        reason(c.open_request_state_at(&rs, "start", None, NOW_MS)),
+        Reason::Purpose
+    );
+    assert_eq!(reason(c.open_at(&rs, None, NOW_MS)), Reason::Purpose);
+    assert_eq!(
+        reason(c.open_request_state_at(&view, "move", None, NOW_MS)),
+        Reason::Purpose
+    );
+    assert_eq!(reason(c.open_at(&raw, None, NOW_MS)), Reason::Purpose);
+    // verify (raw) sees the purpose envelope as the payload
+    assert_eq!(
+        c.verify_at(&view, None, NOW_MS).unwrap().payload_json(),
+        format!(r#"{{"p":"v","d":{GAME}}}"#)
+    );
+}
+
+#[test]
+fn steps_run_in_spec_order() {
+    // An expired token under the wrong key is reported as `mac`, an expired and
+    // wrongly bound one as `expired`, a wrongly bound view token opened as
+    // requestState as `bind`: the earlier step wins.
+    let c = codec();
+    let t = c.seal_at(GAME, Some("alice"), NOW_MS).unwrap();
+    let later = NOW_MS + 3_600_000.0;
+    assert_eq!(
+        reason(codec_with(&[KEY2], |_| {}).open_at(&t, Some("bob"), later)),
+        Reason::Mac
+    );
+    assert_eq!(reason(c.open_at(&t, Some("bob"), later)), Reason::Expired);
+    assert_eq!(
+        reason(c.open_request_state_at(&t, "move", Some("bob"), NOW_MS)),
+        Reason::Bind
+    );
+}
+
+#[test]
+fn rotation_first_key_seals_every_key_opens_bind_uses_the_matching_key() {
+    let old = codec_with(&[KEY2], |_| {});
+    let rotated = codec_with(&[KEY, KEY2], |_| {});
+    let t_old = old.seal_at(GAME, Some("alice"), NOW_MS).unwrap();
+    assert!(rotated.open_at(&t_old, Some("alice"), NOW_MS).is_ok());
+    assert_eq!(
+        reason(rotated.open_at(&t_old, Some("bob"), NOW_MS)),
+        Reason::Bind
+    );
+    let t_new = rotated.seal_at(GAME, None, NOW_MS).unwrap();
+    assert!(
+        codec().open_at(&t_new, None, NOW_MS).is_ok(),
+        "the first key sealed it"
+    );
+    assert_eq!(reason(old.open_at(&t_new, None, NOW_MS)), Reason::Mac);
+}
+
+#[test]
+fn oversize_tokens_are_refused_as_malformed_even_when_genuine() {
+    let c = codec();
+    let t = c.seal_at(GAME, None, NOW_MS).unwrap();
+    let strict = codec_with(&[KEY], |o| o.max_token_bytes = t.len() - 1);
+    // A genuine token one byte over the limit is refused at the shape step,
+    // which runs before any hashing: the reason is `malformed`, not `mac`.
+    assert_eq!(reason(strict.open_at(&t, None, NOW_MS)), Reason::Malformed);
+    assert!(codec_with(&[KEY], |o| o.max_token_bytes = t.len())
+        .open_at(&t, None, NOW_MS)
+        .is_ok());
+}
+
+#[test]
+fn keys_are_checked_at_construction() {
+    let short = Codec::new(CodecOptions::with_keys(vec![vec![1u8; 31]])).unwrap_err();
+    assert!(short.to_string().contains("at least 32 bytes"), "{short}");
+    let mut prod = CodecOptions::<Vec<u8>>::default();
+    prod.production = true;
+    assert!(Codec::new(prod)
+        .unwrap_err()
+        .to_string()
+        .contains("production"));
+    let dev = Codec::new(CodecOptions::<Vec<u8>>::default()).unwrap();
+    assert!(dev.is_ephemeral());
+    let t = dev.seal(GAME, None).unwrap();
+    assert_eq!(dev.open(&t, None).unwrap().payload_json(), GAME);
+    assert_eq!(
+        reason(
+            Codec::new(CodecOptions::<Vec<u8>>::default())
+                .unwrap()
+                .open(&t, None)
+        ),
+        Reason::Mac
+    );
+}
+
+#[test]
+fn seal_refuses_payloads_that_are_not_json() {
+    let c = codec();
+    for bad in ["", "{", "undefined", "{'a':1}", "[1,]"] {
+        assert!(c.seal_at(bad, None, NOW_MS).is_err(), "{bad}");
+        assert!(c.mint_at(bad, None, NOW_MS).is_err(), "{bad}");
+        assert!(
+            c.seal_request_state_at(bad, "move", None, NOW_MS).is_err(),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn reason_codes_are_spelled_as_spec_says() {
+    let names: Vec<_> = [
+        Reason::Malformed,
+        Reason::Mac,
+        Reason::Expired,
+        Reason::Bind,
+        Reason::Purpose,
+    ]
+    .iter()
+    .map(|r| r.as_str())
+    .collect();
+    assert_eq!(names, ["malformed", "mac", "expired", "bind", "purpose"]);
+}
