@@ -13,9 +13,9 @@ const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "
 
 export const BUILDS = [
   // The widget loads in a fresh iframe on every tool call: built for size.
-  { name: "widget", profile: ["--profile", "widget"], cargo: ["--no-default-features", "--features", "widget"], opt: "-Oz" },
+  { name: "widget", profile: ["--profile", "widget"], cargo: ["--no-default-features", "--features", "widget"], opt: ["-Oz", "--converge"] },
   // The edge runs on every request: built for speed.
-  { name: "edge", profile: ["--release"], cargo: ["--features", "edge"], opt: "-O3" },
+  { name: "edge", profile: ["--release"], cargo: ["--features", "edge"], opt: ["-O3"] },
 ];
 
 function run(cmd, args, opts = {}) {
@@ -31,7 +31,7 @@ function buildWasm({ name, profile, cargo, opt }) {
   const out = join(root, "build", name);
   run("wasm-pack", ["--quiet", "build", "--target", "web", ...profile, "--no-opt", "--no-pack", "--out-dir", out, "--out-name", name, "--", ...cargo]);
   const wasm = join(out, `${name}_bg.wasm`);
-  run(wasmOpt, [...FEATURES, opt, "--strip-debug", "--strip-producers", wasm, "-o", wasm]);
+  run(wasmOpt, [...FEATURES, ...opt, "--strip-debug", "--strip-producers", "--strip-target-features", wasm, "-o", wasm]);
   rmSync(join(out, ".gitignore"), { force: true });
   return wasm;
 }
