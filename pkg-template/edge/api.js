@@ -67,7 +67,8 @@ export class StateCodec {
     const ttl = wholeNumber(options.ttlSeconds, 600, "ttlSeconds", -Infinity);
     const leeway = wholeNumber(options.leewaySeconds, 0, "leewaySeconds", 0);
     const maxTokenBytes = wholeNumber(options.maxTokenBytes, DEFAULT_MAX_TOKEN_BYTES, "maxTokenBytes", 1);
-    const now = options.now ?? Date.now;
+    // Date.now is looked up per call (as the SDK does), so fake timers installed later apply.
+    const now = options.now ?? (() => Date.now());
     if (typeof now !== "function") throw new TypeError("mcp-sealed-state: now must be a function returning milliseconds");
     const lengths = new Uint32Array(keys.map((k) => k.length));
     const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
@@ -85,6 +86,14 @@ export class StateCodec {
     this.#maxChars = maxTokenBytes;
   }
 
+  // A clock that is not a finite number would reach wasm as NaN and read as the
+  // epoch: every token would look fresh. Refuse it instead.
+  #clock() {
+    const ms = this.#now();
+    if (typeof ms !== "number" || !Number.isFinite(ms)) throw new TypeError("mcp-sealed-state: now() must return finite milliseconds");
+    return ms;
+  }
+
   #check(token) {
     if (typeof token !== "string" || token.length > this.#maxChars) throw new SealedStateError("malformed");
     return token;
@@ -97,35 +106,35 @@ export class StateCodec {
 
   /** A view token for the widget (`{"p":"v","d":payload}` under the MAC). */
   seal(payload, opts) {
-    return this.#codec.seal(payloadJson(payload), bindOf(opts), this.#now());
+    return this.#codec.seal(payloadJson(payload), bindOf(opts), this.#clock());
   }
 
   /** The payload of a view token, or a SealedStateError. */
   open(token, opts) {
     const bind = bindOf(opts);
-    return this.#result(this.#codec.open(this.#check(token), bind, this.#now()));
+    return this.#result(this.#codec.open(this.#check(token), bind, this.#clock()));
   }
 
   /** An MRTR requestState token that opens only for `tool`. */
   sealRequestState(payload, tool, opts) {
-    return this.#codec.sealRequestState(payloadJson(payload), toolOf(tool), bindOf(opts), this.#now());
+    return this.#codec.sealRequestState(payloadJson(payload), toolOf(tool), bindOf(opts), this.#clock());
   }
 
   /** The payload of a requestState token minted for `tool`. */
   openRequestState(token, tool, opts) {
     const bind = bindOf(opts);
-    return this.#result(this.#codec.openRequestState(this.#check(token), toolOf(tool), bind, this.#now()));
+    return this.#result(this.#codec.openRequestState(this.#check(token), toolOf(tool), bind, this.#clock()));
   }
 
   /** A raw v1 token, no purpose envelope: what the SDK's codec mints. */
   mint(payload, opts) {
-    return this.#codec.mint(payloadJson(payload), bindOf(opts), this.#now());
+    return this.#codec.mint(payloadJson(payload), bindOf(opts), this.#clock());
   }
 
   /** The payload of a raw v1 token: what the SDK's codec verifies. */
   verify(token, opts) {
     const bind = bindOf(opts);
-    return this.#result(this.#codec.verify(this.#check(token), bind, this.#now()));
+    return this.#result(this.#codec.verify(this.#check(token), bind, this.#clock()));
   }
 
   /** Free the wasm memory now instead of at garbage collection. */
@@ -147,8 +156,9 @@ export function createRequestStateCodec(options) {
   if (bind !== undefined && typeof bind !== "function") throw new TypeError("createRequestStateCodec: bind must be a function of ctx");
   // production: true, because a key is always given here.
   const codec = new StateCodec({ key: options.key, ttlSeconds: options.ttlSeconds, production: true });
-  // The SDK concatenates bind(ctx) into a string; so do we.
-  const bindValue = (ctx) => (bind === undefined ? undefined : `${bind(ctx)}`);
+  // The SDK concatenates bind(ctx) into a string ("label" + value: ToPrimitive
+  // with no hint, so valueOf before toString); so do we, the same way.
+  const bindValue = (ctx) => (bind === undefined ? undefined : "" + bind(ctx));
   return {
     async mint(payload, ctx) {
       if (bind !== undefined && ctx === undefined) {

@@ -1,0 +1,272 @@
+// The demo MCP server (www/server) in REAL workerd, through Miniflare, driven by
+// the real MCP client (@modelcontextprotocol/client) over Streamable HTTP.
+// The worker bundles the PACKED mcp-sealed-state (its "workerd" export
+// condition, wasm imported as a CompiledWasm module) and the SDK's McpServer +
+// createMcpHandler, which builds a fresh server on every request.
+//
+// Instances: A and B share one key (no session affinity: a game moves between
+// them), C has the same key and TTL_SECONDS=0 (tokens expire at the next
+// second), D has no key (the package's dev ephemeral key).
+// Every scenario runs in both protocol eras: the client's default negotiation
+// (2025 initialize handshake, served by the SDK's stateless fallback) and a
+// 2026-07-28 pin (per-request envelope).
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { importPackage } from "./support.mjs";
+import { buildWorker, startServer } from "../../www/server/miniflare.mjs";
+
+const { SEALED_STATE_INVALID_MESSAGE, STATE_META_KEY } = await importPackage();
+const { readTokenUnverified } = await importPackage("/widget");
+
+const KEY = "workerd-test-key: at least thirty-two bytes long!";
+const ERAS = [
+  { era: "2025 (default negotiation)", options: {}, version: /^2025-/ },
+  { era: "2026-07-28 (pinned)", options: { versionNegotiation: { mode: { pin: "2026-07-28" } } }, version: /^2026-07-28$/ },
+];
+
+const servers = {};
+const logs = { a: [], b: [], c: [], d: [] };
+let buildInfo;
+
+before(async () => {
+  buildInfo = await buildWorker();
+  const start = (instance, opts) => startServer({ instance, build: buildInfo, onLog: (entry) => logs[instance].push(entry), ...opts });
+  const started = await Promise.allSettled([
+    start("a", { key: KEY }),
+    start("b", { key: KEY }),
+    start("c", { key: KEY, ttlSeconds: 0 }),
+    start("d", {}),
+  ]);
+  for (const r of started) if (r.status === "fulfilled") servers[r.value.instance] = r.value;
+  const failed = started.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason; // after() still disposes the ones that started
+});
+
+after(async () => {
+  await Promise.allSettled(Object.values(servers).map((s) => s.dispose()));
+});
+
+/** A connected client for `server`, sending `X-Demo-User: user` when given. */
+async function connect(server, { user, options = {} } = {}) {
+  const client = new Client({ name: "workerd-test", version: "0.0.0" }, options);
+  const withUser = (input, init = {}) => {
+    if (user === undefined) return fetch(input, init);
+    const headers = new Headers(init.headers);
+    headers.set("X-Demo-User", user);
+    return fetch(input, { ...init, headers });
+  };
+  const transport = new StreamableHTTPClientTransport(server.mcpUrl, { fetch: withUser });
+  await client.connect(transport);
+  return { client, transport, close: () => client.close() };
+}
+
+const tokenOf = (result) => {
+  const token = result?._meta?.[STATE_META_KEY];
+  assert.equal(typeof token, "string", `no token in ${JSON.stringify(result)}`);
+  return token;
+};
+const textOf = (result) => result.content.map((c) => c.text).join("\n");
+const start = (client) => client.callTool({ name: "start", arguments: {} });
+const move = (client, state, cell) => client.callTool({ name: "move", arguments: { state, cell } });
+
+/** The stable refusal: isError, the one message, and no token. */
+function assertRefused(result) {
+  assert.equal(result.isError, true, JSON.stringify(result));
+  assert.equal(textOf(result), SEALED_STATE_INVALID_MESSAGE);
+  assert.equal(result._meta?.[STATE_META_KEY], undefined);
+}
+
+/** The worker logged a refusal with this reason (server-side only). */
+function assertLogged(instance, reason) {
+  const line = logs[instance].find((l) => l.message.includes(`reason=${reason}`));
+  assert.ok(line, `no "reason=${reason}" in ${instance}'s log: ${JSON.stringify(logs[instance])}`);
+}
+
+/** Tamper with one character of the body, keeping the base64url alphabet. */
+function tamper(token) {
+  const i = 10;
+  return token.slice(0, i) + (token[i] === "A" ? "B" : "A") + token.slice(i + 1);
+}
+
+async function waitForNextSecond() {
+  const ms = 1000 - (Date.now() % 1000) + 60;
+  await new Promise((r) => setTimeout(r, ms));
+}
+
+test("the worker bundle uses the package's workerd entry and one CompiledWasm module", () => {
+  assert.equal(buildInfo.modules[0].type, "ESModule");
+  const wasm = buildInfo.modules.filter((m) => m.type === "CompiledWasm");
+  assert.equal(wasm.length, 1);
+  assert.match(wasm[0].path, /edge_bg\.wasm$/);
+  assert.match(buildInfo.wasm[0], /out\/consumer\/node_modules\/mcp-sealed-state\/wasm\/edge_bg\.wasm$/);
+  const code = new TextDecoder().decode(buildInfo.modules[0].contents);
+  assert.match(code, /from "\.\/edge_bg\.wasm"/);
+});
+
+test("GET /health, CORS preflight for a browser Host, foreign Origin refused", async () => {
+  const health = await fetch(servers.a.healthUrl);
+  assert.equal(health.status, 200);
+  assert.deepEqual(await health.json(), { ok: true, instance: "a", ttlSeconds: 600, ephemeralKey: false, principalHeader: "X-Demo-User" });
+  assert.equal((await (await fetch(servers.c.healthUrl)).json()).ttlSeconds, 0);
+  assert.equal((await (await fetch(servers.d.healthUrl)).json()).ephemeralKey, true);
+
+  const pre = await fetch(servers.a.mcpUrl, {
+    method: "OPTIONS",
+    headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type, mcp-protocol-version, x-demo-user" },
+  });
+  assert.equal(pre.status, 204);
+  assert.equal(pre.headers.get("access-control-allow-origin"), "http://localhost:5173");
+  assert.match(pre.headers.get("access-control-allow-methods"), /POST/);
+  const allowed = pre.headers.get("access-control-allow-headers").toLowerCase().split(/,\s*/);
+  for (const h of ["content-type", "mcp-session-id", "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id", "x-demo-user"]) assert.ok(allowed.includes(h), h);
+  assert.match(pre.headers.get("access-control-expose-headers"), /Mcp-Session-Id/);
+
+  const cross = await fetch(servers.a.healthUrl, { headers: { Origin: "http://127.0.0.1:4000" } });
+  assert.equal(cross.headers.get("access-control-allow-origin"), "http://127.0.0.1:4000");
+  await cross.body?.cancel();
+  const evil = await fetch(servers.a.mcpUrl, { method: "POST", headers: { Origin: "http://evil.example", "content-type": "application/json" }, body: "{}" });
+  assert.equal(evil.status, 403);
+  assert.equal(evil.headers.get("access-control-allow-origin"), null);
+  await evil.body?.cancel();
+});
+
+for (const { era, options, version } of ERAS) {
+  describe(`MCP client → workerd, ${era}`, () => {
+    test("the SDK's McpServer answers: era, server info, tools", async () => {
+      const { client, transport, close } = await connect(servers.a, { options });
+      try {
+        assert.match(transport.protocolVersion ?? client.getNegotiatedProtocolVersion?.() ?? "", version);
+        assert.equal(client.getServerVersion().name, "mcp-sealed-state-tic-tac-toe");
+        const { tools } = await client.listTools();
+        assert.deepEqual(tools.map((t) => t.name).sort(), ["move", "start"]);
+        const moveTool = tools.find((t) => t.name === "move");
+        assert.deepEqual(moveTool.inputSchema.required, ["state", "cell"]);
+      } finally {
+        await close();
+      }
+    });
+
+    test("start → move → move: the state travels in the token", async () => {
+      const { client, close } = await connect(servers.a, { user: "alice", options });
+      try {
+        const s = await start(client);
+        assert.equal(s.isError, undefined);
+        assert.deepEqual(s.structuredContent.board, Array(9).fill(null));
+        assert.equal(s.structuredContent.status, "playing");
+        const t0 = tokenOf(s);
+        // What the widget sees (unverified): the game, a view token, bound.
+        const seen = readTokenUnverified(t0);
+        assert.deepEqual(seen.payload, { board: ".........", turn: 1 });
+        assert.equal(seen.purpose, "view");
+        assert.equal(seen.bound, true);
+
+        const m1 = await move(client, t0, 4);
+        assert.equal(m1.isError, undefined, JSON.stringify(m1));
+        // X at the centre; the computer takes a corner.
+        assert.deepEqual(m1.structuredContent.board, ["O", null, null, null, "X", null, null, null, null]);
+        assert.deepEqual(m1.structuredContent.lastMove, { player: 4, computer: 0 });
+        const t1 = tokenOf(m1);
+        assert.notEqual(t1, t0);
+
+        const m2 = await move(client, t1, 8);
+        assert.equal(m2.isError, undefined, JSON.stringify(m2));
+        assert.deepEqual(m2.structuredContent.board, ["O", null, "O", null, "X", null, null, null, "X"]);
+        assert.equal(m2.structuredContent.turn, 3);
+        assert.deepEqual(readTokenUnverified(tokenOf(m2)).payload, { board: "O.O.X...X", turn: 3 });
+        assert.match(textOf(m2), /You played 8; I played 2\./);
+
+        // A rule error is an ordinary tool error, distinguishable from a bad token.
+        const taken = await move(client, tokenOf(m2), 4);
+        assert.equal(taken.isError, true);
+        assert.equal(textOf(taken), "Cell 4 is already taken.");
+      } finally {
+        await close();
+      }
+    });
+
+    test("a tampered token: isError with the stable message", async () => {
+      const { client, close } = await connect(servers.a, { options });
+      try {
+        const t = tokenOf(await start(client));
+        assertRefused(await move(client, tamper(t), 0));
+        assertRefused(await move(client, "not a token", 0));
+        assertLogged("a", "mac");
+        assertLogged("a", "malformed");
+      } finally {
+        await close();
+      }
+    });
+
+    test("a token bound to another principal (X-Demo-User): isError with the stable message", async () => {
+      const bob = await connect(servers.a, { user: "bob", options });
+      const alice = await connect(servers.a, { user: "alice", options });
+      const anonymous = await connect(servers.a, { options });
+      try {
+        const bobs = tokenOf(await start(bob.client));
+        assertRefused(await move(alice.client, bobs, 0));
+        assertRefused(await move(anonymous.client, bobs, 0));
+        assertLogged("a", "bind");
+        // Bob himself still plays it.
+        assert.equal((await move(bob.client, bobs, 0)).isError, undefined);
+      } finally {
+        await Promise.all([bob.close(), alice.close(), anonymous.close()]);
+      }
+    });
+
+    test("two instances sharing the key: start on A, move on B, move on A", async () => {
+      const a = await connect(servers.a, { user: "carol", options });
+      const b = await connect(servers.b, { user: "carol", options });
+      try {
+        const t0 = tokenOf(await start(a.client));
+        const m1 = await move(b.client, t0, 4);
+        assert.equal(m1.isError, undefined, JSON.stringify(m1));
+        const m2 = await move(a.client, tokenOf(m1), 8);
+        assert.equal(m2.isError, undefined, JSON.stringify(m2));
+        assert.deepEqual(readTokenUnverified(tokenOf(m2)).payload, { board: "O.O.X...X", turn: 3 });
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    test("no key: the dev ephemeral key works within an instance, and its tokens open nowhere else", async () => {
+      const d = await connect(servers.d, { options });
+      const a = await connect(servers.a, { options });
+      try {
+        const t0 = tokenOf(await start(d.client));
+        const m1 = await move(d.client, t0, 4);
+        assert.equal(m1.isError, undefined, JSON.stringify(m1));
+        assertRefused(await move(a.client, t0, 4));
+        assertRefused(await move(d.client, tokenOf(await start(a.client)), 4));
+      } finally {
+        await Promise.all([d.close(), a.close()]);
+      }
+    });
+  });
+}
+
+test("an expired token (TTL_SECONDS=0, next second): isError with the stable message, both eras", async () => {
+  const clients = await Promise.all(ERAS.map(({ options }) => connect(servers.c, { options })));
+  try {
+    const tokens = [];
+    for (const { client } of clients) tokens.push(tokenOf(await start(client)));
+    await waitForNextSecond();
+    for (const [i, { client }] of clients.entries()) assertRefused(await move(client, tokens[i], 4));
+    assertLogged("c", "expired");
+    // The same token at the same moment on A (ttl 600, same key) is expired too: exp is in the token.
+    const a = await connect(servers.a);
+    try {
+      assertRefused(await move(a.client, tokens[0], 4));
+    } finally {
+      await a.close();
+    }
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+  }
+});
+
+test("the dev ephemeral key warning is logged once per isolate, and only there", () => {
+  const warnings = (instance) => logs[instance].filter((l) => l.message.includes("no key configured; using an ephemeral"));
+  assert.equal(warnings("d").length, 1, JSON.stringify(logs.d));
+  assert.equal(warnings("a").length, 0);
+});

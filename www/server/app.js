@@ -1,0 +1,269 @@
+// The demo MCP server: stateless tic-tac-toe whose game lives in a sealed
+// token, not on the server. Platform-neutral (web-standard Request/Response):
+// worker.js serves it from workerd; Node code can import it too.
+//
+// Every HTTP request builds a fresh McpServer (createMcpHandler calls the
+// factory per request, for the 2026-07-28 per-request era and for the 2025
+// stateless fallback). Nothing about a game survives on the server between
+// requests: `start` seals the game into `_meta["ng-mcp-ui/state"]`, the client
+// (the widget) echoes it back as the `state` argument of `move`, which opens
+// it, plays, and re-seals. Any instance holding the key can serve any request:
+// no session affinity.
+//
+// Configuration (workerd env bindings; plain strings):
+//   STATE_KEY        HMAC key, >= 32 bytes. Unset: the package's dev ephemeral
+//                    key (one warning per isolate; tokens die with the isolate
+//                    and never open on another instance). With NODE_ENV set to
+//                    "production" the package refuses to run without a key.
+//   TTL_SECONDS      token lifetime, default 600 (re-sealing restarts it).
+//   ALLOWED_ORIGINS  comma-separated Origin hostnames a browser page may call
+//                    from; default localhost, 127.0.0.1, [::1]; "*" allows any.
+//   INSTANCE         a label shown by /health and in server logs.
+//
+// The principal. Tokens are bound (`{ bind }`) to the value of the
+// `X-Demo-User` request header ("anonymous" when absent), so a token sealed
+// for one user fails to open for another. THIS IS A DEMO: anyone can set a
+// header, so it is not authentication. A real server binds to the
+// authenticated principal (the OAuth subject / `authInfo`), never to the
+// method or tool: one token legitimately flows through several tools.
+//
+// Routes: POST/GET/DELETE /mcp (MCP Streamable HTTP), GET /health, and
+// OPTIONS (CORS preflight) for a browser Host page on another local origin.
+import {
+  McpServer,
+  createMcpHandler,
+  fromJsonSchema,
+  localhostAllowedOrigins,
+  originValidationResponse,
+} from "@modelcontextprotocol/server";
+import { STATE_META_KEY, SealedStateError, StateCodec } from "mcp-sealed-state";
+import { GameError, describe, isGame, newGame, play, publicView } from "./game.js";
+
+export { STATE_META_KEY };
+export const MCP_PATH = "/mcp";
+export const HEALTH_PATH = "/health";
+export const PRINCIPAL_HEADER = "X-Demo-User";
+export const DEFAULT_PRINCIPAL = "anonymous";
+export const DEFAULT_TTL_SECONDS = 600;
+export const SERVER_INFO = Object.freeze({ name: "mcp-sealed-state-tic-tac-toe", version: "0.1.0" });
+
+/** Request headers a browser Host may send (the preflight allows exactly these). */
+export const CORS_ALLOW_HEADERS = [
+  "Content-Type",
+  "Accept",
+  "Mcp-Session-Id",
+  "MCP-Protocol-Version",
+  "Mcp-Method",
+  "Mcp-Name",
+  "Last-Event-ID",
+  PRINCIPAL_HEADER,
+];
+/** Response headers a browser Host may read. */
+export const CORS_EXPOSE_HEADERS = ["Mcp-Session-Id", "MCP-Protocol-Version"];
+
+// ---- configuration -------------------------------------------------------
+
+/** Parse the env bindings; throws a clear Error on a bad value. */
+export function configFromEnv(env = {}) {
+  const key = env.STATE_KEY === undefined || env.STATE_KEY === "" ? undefined : env.STATE_KEY;
+  const rawTtl = env.TTL_SECONDS === undefined || env.TTL_SECONDS === "" ? DEFAULT_TTL_SECONDS : Number(env.TTL_SECONDS);
+  if (!Number.isInteger(rawTtl)) throw new RangeError(`TTL_SECONDS must be an integer number of seconds (got ${JSON.stringify(env.TTL_SECONDS)})`);
+  const origins = String(env.ALLOWED_ORIGINS ?? "").trim();
+  return {
+    key,
+    ttlSeconds: rawTtl,
+    // workerd has no process.env: honour a NODE_ENV binding when one is set,
+    // otherwise leave the decision to the package (it reads NODE_ENV where it can).
+    production: env.NODE_ENV === undefined ? undefined : env.NODE_ENV === "production",
+    allowedOrigins: origins === "" ? localhostAllowedOrigins() : origins.split(",").map((s) => s.trim()).filter(Boolean),
+    instance: env.INSTANCE ?? "default",
+  };
+}
+
+// One codec per (key, ttl) per isolate. The codec is configuration, not
+// session state; caching it matters for the dev ephemeral key (a codec per
+// request would draw a new key per request and no token would ever open).
+// It is made on the first request, not at module scope, because workerd
+// forbids generating random values (the ephemeral key) in global scope.
+const codecs = new Map();
+
+/** The StateCodec for this configuration (cached). Throws a clear error on a bad key. */
+export function codecFor(config) {
+  const id = JSON.stringify([config.key ?? null, config.ttlSeconds, config.production ?? null]);
+  let codec = codecs.get(id);
+  if (codec === undefined) {
+    codec = new StateCodec({
+      key: config.key,
+      ttlSeconds: config.ttlSeconds,
+      ...(config.production !== undefined && { production: config.production }),
+    });
+    codecs.set(id, codec);
+  }
+  return codec;
+}
+
+/** The principal a token is bound to: the X-Demo-User header, or "anonymous". */
+export function principalOf(request) {
+  const value = request.headers.get(PRINCIPAL_HEADER)?.trim();
+  return value ? value : DEFAULT_PRINCIPAL;
+}
+
+// ---- the MCP server --------------------------------------------------------
+
+const moveInput = fromJsonSchema({
+  type: "object",
+  properties: {
+    state: { type: "string", minLength: 1, description: `The token from the last result's _meta["${STATE_META_KEY}"]` },
+    cell: { type: "integer", minimum: 0, maximum: 8, description: "Cell 0-8, row by row" },
+  },
+  required: ["state", "cell"],
+  additionalProperties: false,
+});
+
+/**
+ * A fresh McpServer with the `start` and `move` tools, for one request.
+ *
+ * options:
+ *   codec      StateCodec (required)
+ *   principal  the bind value for this request (required)
+ *   toolMeta   merged into both tools' `_meta` (e.g. `{ ui: { resourceUri } }`
+ *              for an MCP Apps View)
+ *   extend     (server, { codec, principal }) => void: register more tools or
+ *              the View's `ui://` resource on the same server
+ *   onRefused  ({ tool, reason, principal }) => void: a token failed to open;
+ *              `reason` is for server logs only and never reaches the client
+ *   serverInfo { name, version }
+ */
+export function buildDemoServer({ codec, principal, toolMeta, extend, onRefused, serverInfo = SERVER_INFO }) {
+  if (!(codec instanceof StateCodec)) throw new TypeError("buildDemoServer: codec must be a StateCodec");
+  if (typeof principal !== "string") throw new TypeError("buildDemoServer: principal must be a string");
+  const server = new McpServer({ ...serverInfo });
+
+  const result = (game, lastMove) => ({
+    content: [{ type: "text", text: describe(game, { lastMove }) }],
+    structuredContent: publicView(game, { lastMove }),
+    // Not model-visible: the widget adopts it and echoes it back as `state`.
+    _meta: { [STATE_META_KEY]: codec.seal(game, { bind: principal }) },
+  });
+
+  server.registerTool(
+    "start",
+    {
+      title: "New tic-tac-toe game",
+      description: "Start a new game of tic-tac-toe against the server. You are X and move first.",
+      ...(toolMeta && { _meta: { ...toolMeta } }),
+    },
+    async () => result(newGame(), null),
+  );
+
+  server.registerTool(
+    "move",
+    {
+      title: "Play a move",
+      description: `Place X at a cell (0-8, row by row); the server answers with O. Pass the token from the previous result's _meta["${STATE_META_KEY}"] as state.`,
+      inputSchema: moveInput,
+      ...(toolMeta && { _meta: { ...toolMeta } }),
+    },
+    async ({ state, cell }) => {
+      let game;
+      try {
+        game = codec.open(state, { bind: principal });
+      } catch (error) {
+        if (error instanceof SealedStateError) onRefused?.({ tool: "move", reason: error.reason, principal });
+        // The SDK turns the throw into { isError: true, content: [{ text: error.message }] };
+        // for a SealedStateError that is always SEALED_STATE_INVALID_MESSAGE.
+        throw error;
+      }
+      if (!isGame(game)) throw new GameError("That state is not a tic-tac-toe game.");
+      const next = play(game, cell);
+      return result(next.game, { player: cell, computer: next.computer });
+    },
+  );
+
+  extend?.(server, { codec, principal });
+  return server;
+}
+
+// ---- HTTP: CORS, routes ------------------------------------------------------
+
+/** CORS headers for this request, or null when its Origin is not allowed. */
+export function corsHeaders(request, allowedOrigins) {
+  const origin = request.headers.get("Origin");
+  const headers = new Headers({ Vary: "Origin" });
+  if (origin === null) return headers; // not a browser cross-origin call
+  if (!allowedOrigins.includes("*") && originValidationResponse(request, allowedOrigins) !== undefined) return null;
+  headers.set("Access-Control-Allow-Origin", origin);
+  headers.set("Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS.join(", "));
+  return headers;
+}
+
+function withHeaders(response, extra) {
+  const out = new Response(response.body, response);
+  for (const [name, value] of extra) out.headers.set(name, value);
+  return out;
+}
+
+const json = (status, body, headers) => {
+  const out = Response.json(body, { status });
+  return headers ? withHeaders(out, headers) : out;
+};
+
+/**
+ * The whole HTTP surface. `options` is passed on to buildDemoServer
+ * (toolMeta, extend, serverInfo), plus:
+ *   log  (level, message) => void, default console; gets one line per refused token.
+ */
+export async function handleRequest(request, env = {}, options = {}) {
+  const url = new URL(request.url);
+  const log = options.log ?? ((level, message) => console[level](message));
+
+  let config;
+  try {
+    config = configFromEnv(env);
+  } catch (error) {
+    return json(500, { ok: false, error: error.message });
+  }
+
+  // Browser calls from a page on another origin: reflect an allowed Origin;
+  // refuse others (MCP's Streamable HTTP asks servers to validate Origin, which
+  // also stops DNS rebinding against a server on localhost).
+  const cors = corsHeaders(request, config.allowedOrigins);
+  if (cors === null) {
+    return json(403, { jsonrpc: "2.0", error: { code: -32000, message: "Origin not allowed" }, id: null }, new Headers({ Vary: "Origin" }));
+  }
+  if (request.method === "OPTIONS") {
+    cors.set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS");
+    cors.set("Access-Control-Allow-Headers", CORS_ALLOW_HEADERS.join(", "));
+    cors.set("Access-Control-Max-Age", "600");
+    return new Response(null, { status: 204, headers: cors });
+  }
+
+  let codec;
+  try {
+    codec = codecFor(config);
+  } catch (error) {
+    // Key too short, production without a key, ...: the package's message, no secrets in it.
+    log("error", `[${config.instance}] cannot build the state codec: ${error.message}`);
+    return json(500, { ok: false, error: error.message }, cors);
+  }
+
+  if (url.pathname === HEALTH_PATH && (request.method === "GET" || request.method === "HEAD")) {
+    return json(200, { ok: true, instance: config.instance, ttlSeconds: config.ttlSeconds, ephemeralKey: config.key === undefined, principalHeader: PRINCIPAL_HEADER }, cors);
+  }
+  if (url.pathname !== MCP_PATH) return json(404, { ok: false, error: "not found" }, cors);
+
+  const principal = principalOf(request);
+  const handler = createMcpHandler(
+    () =>
+      buildDemoServer({
+        codec,
+        principal,
+        toolMeta: options.toolMeta,
+        extend: options.extend,
+        serverInfo: options.serverInfo,
+        onRefused: ({ tool, reason }) => log("warn", `[${config.instance}] ${tool}: sealed state refused, reason=${reason}, principal=${JSON.stringify(principal)}`),
+      }),
+    { onerror: (error) => log("error", `[${config.instance}] mcp: ${error?.message ?? error}`) },
+  );
+  return withHeaders(await handler.fetch(request), cors);
+}
