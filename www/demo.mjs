@@ -1,0 +1,117 @@
+// The demo: the stateless tic-tac-toe MCP server in real workerd (two
+// Miniflare instances sharing one key, so no session affinity is needed), and
+// the static server for the Host page, the game View and the token inspector.
+// It builds nothing: `npm --prefix js run build && node js/pack.mjs` first
+// (./scripts/demo does both). Runs until Ctrl-C, then disposes everything.
+//
+//   node www/demo.mjs [--instances N] [--port P] [--mcp-port P] [--ttl S]
+//
+// Environment: STATE_KEY (the HMAC key, >= 32 bytes; unset: an ephemeral
+// development key for this run, with a warning), TTL_SECONDS (token lifetime,
+// default 600), DEMO_USER (the X-Demo-User the Host sends, default demo-user).
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { REPO_ROOT, serve } from "./lib/serve.mjs";
+import { buildWorker, startServer } from "./server/miniflare.mjs";
+
+function parseArgs(argv) {
+  const opts = { instances: 2, port: 8000, mcpPort: 8787, ttl: process.env.TTL_SECONDS ? Number(process.env.TTL_SECONDS) : undefined };
+  const names = { "--instances": "instances", "--port": "port", "--mcp-port": "mcpPort", "--ttl": "ttl" };
+  for (let i = 0; i < argv.length; i++) {
+    const name = names[argv[i]];
+    const value = argv[i + 1];
+    if (!name) throw new Error(`unknown argument ${argv[i]} (use ${Object.keys(names).join(", ")})`);
+    if (value === undefined || !/^\d+$/.test(value)) throw new Error(`${argv[i]} needs a whole number`);
+    opts[name] = Number(value);
+    i++;
+  }
+  if (opts.instances < 1) throw new Error("--instances must be at least 1");
+  if (opts.ttl !== undefined && !(Number.isInteger(opts.ttl) && opts.ttl > 0)) throw new Error("TTL_SECONDS / --ttl must be a positive whole number");
+  return opts;
+}
+
+const bold = (s) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+const yellow = (s) => (process.stderr.isTTY ? `\x1b[33m${s}\x1b[0m` : s);
+
+// A fixed port by default (stable URLs); another free one if it is taken.
+async function withPortFallback(port, start) {
+  try {
+    return await start(port);
+  } catch (error) {
+    if (port === 0 || !/EADDRINUSE|address already in use/i.test(`${error?.code} ${error?.message}`)) throw error;
+    console.error(yellow(`port ${port} is in use: taking a free one`));
+    return start(0);
+  }
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (!existsSync(join(REPO_ROOT, "pkg/widget/browser.js"))) {
+    throw new Error("pkg/ is not built: run `npm --prefix js run build && node js/pack.mjs` first (./scripts/demo does)");
+  }
+
+  let key = process.env.STATE_KEY || undefined;
+  if (!key) {
+    // One key for every instance: each instance drawing its own dev key would
+    // make a token minted by one fail on the other.
+    key = randomBytes(32).toString("base64url");
+    console.error(
+      yellow(
+        "warning: STATE_KEY is not set, so this run uses an ephemeral development key.\n" +
+          "         Tokens stop opening when the demo stops. Set STATE_KEY (at least 32 bytes) to keep them;\n" +
+          "         in production (NODE_ENV=production) the server refuses to start without one.",
+      ),
+    );
+  }
+
+  const disposers = [];
+  let stopping = false;
+  const stop = async (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.allSettled(disposers.map((d) => d()));
+    process.exit(code);
+  };
+  process.once("SIGINT", () => stop(0));
+  process.once("SIGTERM", () => stop(0));
+
+  try {
+    const build = await buildWorker();
+    const servers = [];
+    for (let i = 0; i < opts.instances; i++) {
+      const instance = String.fromCharCode(97 + (i % 26));
+      const s = await withPortFallback(opts.mcpPort === 0 ? 0 : opts.mcpPort + i, (port) =>
+        startServer({ port, key, ttlSeconds: opts.ttl, instance, build }),
+      );
+      disposers.push(() => s.dispose());
+      servers.push(s);
+    }
+    const web = await withPortFallback(opts.port, (port) => serve({ port }));
+    disposers.push(() => web.close());
+
+    // Written out by hand so the URL stays readable (":" and "/" need no escaping in a query).
+    const query = [`servers=${servers.map((s) => s.mcpUrl.href).join(",")}`];
+    if (process.env.DEMO_USER) query.push(`user=${encodeURIComponent(process.env.DEMO_USER)}`);
+    const host = new URL(`www/host.html?${query.join("&")}`, web.url);
+    const inspector = new URL("www/inspector.html", web.url);
+
+    console.log("");
+    console.log(bold("mcp-sealed-state demo"));
+    console.log(`  Host page        ${bold(host.href)}`);
+    console.log(`  Token inspector  ${inspector.href}`);
+    for (const s of servers) console.log(`  MCP server ${s.instance}     ${s.mcpUrl.href}  (workerd, ready in ${Math.round(s.readyMs)} ms)`);
+    console.log(`  token lifetime   ${opts.ttl ?? 600} s · key: ${process.env.STATE_KEY ? "STATE_KEY" : "ephemeral (see the warning)"}`);
+    if (!process.env.STATE_KEY) console.log(`  dev key          ${key}   (paste it into the inspector to verify tokens)`);
+    console.log("");
+    console.log("Open the Host page, press New game, play, reload the page. Ctrl-C to stop.");
+  } catch (error) {
+    console.error(error?.stack ?? error);
+    await stop(1);
+  }
+}
+
+main().catch((error) => {
+  console.error(error?.stack ?? error);
+  process.exit(1);
+});

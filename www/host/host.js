@@ -1,0 +1,351 @@
+// A minimal MCP Apps Host, in the page:
+// - an MCP client (@modelcontextprotocol/client, Streamable HTTP) to the demo
+//   server in workerd; with several endpoints (?servers=a,b) every HTTP request
+//   goes to the next one in turn, so nothing can rely on session affinity;
+// - one sandboxed iframe per tool call, running the tic-tac-toe View, talked to
+//   through ext-apps' AppBridge (ViewStateAppBridge adds ui/set-view-state);
+//   the View's tools/call requests are forwarded to the server;
+// - persistence like the proposal's basic-host: the tool calls (arguments and
+//   results) and each call's view state live in this page's localStorage, so a
+//   reload re-renders every View from the stored result plus its restored view
+//   state, without calling any tool again.
+//
+// Query parameters: servers (comma-separated MCP endpoint URLs), user (the
+// X-Demo-User principal the server binds tokens to; default "demo-user").
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { adoptToken, STATE_META_KEY } from "mcp-sealed-state/widget";
+import { DEFAULT_MAX_BYTES, ViewStateAppBridge, localStorageViewState } from "/www/lib/view-state-host.js";
+
+const $ = (id) => document.getElementById(id);
+const qs = new URLSearchParams(location.search);
+const HOST_INFO = { name: "mcp-sealed-state demo host", version: "0.1.0" };
+const VIEW_URL = "/www/game/index.html";
+const STORE_PREFIX = "mcp-sealed-state-demo";
+const CALLS_KEY = `${STORE_PREFIX}:calls`;
+/** The Host derives each View instance's key; the View never chooses it. */
+const viewStateKey = (callId) => `${STORE_PREFIX}:view-state:${callId}`;
+
+const servers = (qs.get("servers") ?? "")
+  .split(",")
+  .map((s) => s.trim())
+  .filter(Boolean)
+  .map((s) => new URL(s, location.href));
+const user = (qs.get("user") ?? "").trim() || "demo-user";
+
+// Counters for tests and for the curious: tool calls this page load made, by name.
+const stats = { toolCalls: {}, requests: 0 };
+window.demoHost = { stats, servers: servers.map(String), user, calls: () => loadCalls(), views: new Map() };
+
+// ------------------------------------------------------------------ persistence
+function loadCalls() {
+  try {
+    const calls = JSON.parse(localStorage.getItem(CALLS_KEY) ?? "[]");
+    return Array.isArray(calls) ? calls.filter((c) => c && typeof c.id === "string" && c.result) : [];
+  } catch {
+    return [];
+  }
+}
+function saveCalls(calls) {
+  localStorage.setItem(CALLS_KEY, JSON.stringify(calls));
+}
+function updateCall(id, patch) {
+  saveCalls(loadCalls().map((c) => (c.id === id ? { ...c, ...patch } : c)));
+}
+
+// ------------------------------------------------------------------ transport
+const traffic = [];
+function noteRequest(entry) {
+  traffic.unshift(entry);
+  traffic.length = Math.min(traffic.length, 14);
+  renderTraffic();
+}
+
+function describeBody(body) {
+  if (typeof body !== "string") return {};
+  try {
+    const msg = JSON.parse(body);
+    const one = Array.isArray(msg) ? msg[0] : msg;
+    return { rpc: one?.method ?? "response", name: one?.params?.name };
+  } catch {
+    return {};
+  }
+}
+
+// Every request to the MCP endpoint goes to the next server in turn.
+let turn = 0;
+function rotatingFetch(input, init) {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  let index = -1;
+  if (servers.length > 1 && url.origin + url.pathname === servers[0].origin + servers[0].pathname) {
+    index = turn++ % servers.length;
+    const target = new URL(servers[index]);
+    target.search = url.search;
+    input = target;
+  } else {
+    index = servers.findIndex((s) => s.origin === url.origin);
+  }
+  const { rpc, name } = describeBody(init?.body);
+  const started = performance.now();
+  stats.requests++;
+  const entry = { server: index, method: init?.method ?? "GET", rpc, name, status: "…", ms: null };
+  noteRequest(entry);
+  return fetch(input, init).then(
+    (res) => {
+      entry.status = res.status;
+      entry.ms = Math.round(performance.now() - started);
+      renderTraffic();
+      return res;
+    },
+    (error) => {
+      entry.status = "failed";
+      renderTraffic();
+      throw error;
+    },
+  );
+}
+
+// ------------------------------------------------------------------ MCP client
+let client = null;
+let tools = [];
+
+async function connect() {
+  client = new Client({ ...HOST_INFO }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const transport = new StreamableHTTPClientTransport(servers[0], {
+    fetch: rotatingFetch,
+    requestInit: { headers: { "X-Demo-User": user } },
+  });
+  await client.connect(transport);
+  ({ tools } = await client.listTools());
+}
+
+async function callTool(name, args) {
+  stats.toolCalls[name] = (stats.toolCalls[name] ?? 0) + 1;
+  return client.callTool({ name, arguments: args });
+}
+
+// ------------------------------------------------------------------ one View per tool call
+function tokenOf(result) {
+  const t = result?._meta?.[STATE_META_KEY];
+  return typeof t === "string" ? t : null;
+}
+
+function renderCall(call, { prepend = false } = {}) {
+  const node = $("call-template").content.firstElementChild.cloneNode(true);
+  node.dataset.callId = call.id;
+  node.querySelector(".call-tool").textContent = `${call.tool}(${JSON.stringify(call.arguments ?? {})})`;
+  node.querySelector(".call-id").textContent = call.id.slice(0, 13);
+  node.querySelector(".call-id").title = call.id;
+  node.querySelector(".call-time").textContent = new Date(call.at).toLocaleTimeString();
+  const iframe = node.querySelector("iframe");
+  const inspect = node.querySelector(".call-inspect");
+  const vsNote = node.querySelector(".call-vs");
+  const lastNote = node.querySelector(".call-last");
+
+  let latestToken = call.latestToken ?? tokenOf(call.result);
+  const showToken = () => {
+    inspect.hidden = !latestToken;
+    if (latestToken) inspect.href = `/www/inspector.html#token=${encodeURIComponent(latestToken)}`;
+  };
+  showToken();
+
+  if (prepend) $("games").prepend(node);
+  else $("games").append(node);
+  $("no-calls").hidden = true;
+
+  const tool = tools.find((t) => t.name === call.tool);
+  const bridge = new ViewStateAppBridge(
+    null, // the Host forwards tools/call itself (below), so it sees every result
+    { ...HOST_INFO },
+    { serverTools: {}, logging: {} },
+    {
+      hostContext: {
+        theme: "light",
+        platform: "web",
+        displayMode: "inline",
+        ...(tool && { toolInfo: { id: call.id, tool } }),
+      },
+    },
+    { storage: localStorageViewState(viewStateKey(call.id)), maxBytes: DEFAULT_MAX_BYTES },
+  );
+  let renders = 0;
+  bridge.oninitialized = async () => {
+    renders++;
+    node.dataset.renders = String(renders);
+    const kept = bridge.viewState;
+    vsNote.textContent = !bridge.viewStateOffered
+      ? "view state: not available for this render"
+      : kept === null
+        ? `view state: none yet (max ${bridge.viewStateMaxBytes} bytes)`
+        : `view state: ${new TextEncoder().encode(JSON.stringify(kept)).length} bytes restored`;
+    // The call that opened this View, replayed on every render (no new tools/call).
+    await bridge.sendToolInput({ arguments: call.arguments ?? {} });
+    await bridge.sendToolResult(call.result);
+    node.dataset.ready = "true";
+  };
+  bridge.oncalltool = async (params) => {
+    const t0 = performance.now();
+    const result = await callTool(params.name, params.arguments ?? {});
+    const next = adoptToken(latestToken, result);
+    if (next !== latestToken) {
+      latestToken = next;
+      updateCall(call.id, { latestToken });
+      showToken();
+    }
+    lastNote.textContent = `${params.name} → ${result.isError ? "error" : "ok"} in ${Math.round(performance.now() - t0)} ms`;
+    return result;
+  };
+  bridge.onsizechange = ({ height }) => {
+    if (typeof height === "number" && height > 0) iframe.style.height = `${Math.ceil(height)}px`;
+  };
+  bridge.onloggingmessage = ({ level, data }) => console.debug(`[view ${call.id.slice(0, 8)}] ${level}:`, data);
+  bridge.onviewstatesaved = (state) => {
+    const bytes = new TextEncoder().encode(JSON.stringify(state)).length;
+    vsNote.textContent = state === null ? "view state: cleared" : `view state: ${bytes} bytes saved (${new Date().toLocaleTimeString()})`;
+  };
+  bridge.onviewstateunavailable = (e) => (vsNote.textContent = `view state: unavailable (${e.message})`);
+
+  const view = { call, node, iframe, bridge };
+  window.demoHost.views.set(call.id, view);
+
+  // Connect to the iframe's WindowProxy before it navigates; it stays the same
+  // object across reloads of the iframe, each of which is a new render.
+  const ready = bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow)).then(() => {
+    iframe.src = VIEW_URL;
+  });
+
+  node.querySelector(".call-reload").addEventListener("click", () => {
+    node.dataset.ready = "false";
+    iframe.src = VIEW_URL;
+  });
+  node.querySelector(".call-close").addEventListener("click", async () => {
+    await Promise.race([bridge.teardownResource({}).catch(() => {}), new Promise((r) => setTimeout(r, 500))]);
+    await bridge.close().catch(() => {});
+    node.remove();
+    window.demoHost.views.delete(call.id);
+    saveCalls(loadCalls().filter((c) => c.id !== call.id));
+    localStorage.removeItem(viewStateKey(call.id)); // closing a call deletes its view state
+    $("no-calls").hidden = loadCalls().length > 0;
+  });
+  return ready;
+}
+
+async function newGame() {
+  const button = $("new-game");
+  button.disabled = true;
+  try {
+    const args = {};
+    const result = await callTool("start", args);
+    if (result.isError) throw new Error(result.content?.find((c) => c.type === "text")?.text ?? "start failed");
+    const call = { id: crypto.randomUUID(), tool: "start", arguments: args, result, at: Date.now() };
+    saveCalls([call, ...loadCalls()]);
+    await renderCall(call, { prepend: true });
+  } catch (e) {
+    showError(`start failed: ${e.message}`);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// ------------------------------------------------------------------ page chrome
+function showError(text) {
+  const box = $("conn-error");
+  box.hidden = false;
+  box.textContent = text;
+}
+
+function serverLabel(i) {
+  return i >= 0 && servers[i] ? servers[i].host : "?";
+}
+
+function renderTraffic() {
+  const list = $("traffic");
+  list.replaceChildren(
+    ...traffic.map((t) => {
+      const li = document.createElement("li");
+      li.dataset.server = String(t.server);
+      const what = t.rpc === "tools/call" && t.name ? `tools/call ${t.name}` : t.rpc ?? t.method;
+      const ok = typeof t.status === "number" && t.status < 400;
+      li.innerHTML = `<span class="srv srv-${t.server % 4}"></span><span class="what"></span><span class="where"></span><span class="st"></span>`;
+      li.querySelector(".srv").textContent = String(t.server + 1);
+      li.querySelector(".what").textContent = what;
+      li.querySelector(".where").textContent = serverLabel(t.server);
+      li.querySelector(".st").textContent = t.ms === null ? String(t.status) : `${t.status} · ${t.ms} ms`;
+      li.querySelector(".st").classList.toggle("bad", !ok && t.status !== "…");
+      return li;
+    }),
+  );
+  $("traffic-count").textContent = `${stats.requests} sent`;
+}
+
+function renderServer() {
+  $("user").textContent = user;
+  $("endpoints").replaceChildren(
+    ...servers.map((s, i) => {
+      const li = document.createElement("li");
+      li.innerHTML = `<span class="srv srv-${i % 4}"></span><code></code>`;
+      li.querySelector(".srv").textContent = String(i + 1);
+      li.querySelector("code").textContent = s.host + s.pathname;
+      li.title = s.href;
+      return li;
+    }),
+  );
+  $("traffic-hint").hidden = servers.length < 2;
+}
+
+async function main() {
+  renderServer();
+  if (servers.length === 0) {
+    $("connect-card").hidden = false;
+    $("conn-status").textContent = "no server";
+    $("conn-status").dataset.status = "none";
+    $("connect-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const next = new URL(location.href);
+      next.searchParams.set("servers", $("connect-urls").value.trim());
+      location.assign(next);
+    });
+    document.documentElement.dataset.ready = "true";
+    return;
+  }
+  const status = $("conn-status");
+  try {
+    await connect();
+  } catch (e) {
+    status.textContent = "offline";
+    status.className = "badge bad";
+    status.dataset.status = "error";
+    showError(`Cannot reach the MCP server: ${e.message}. Is the demo running (./scripts/demo)?`);
+    document.documentElement.dataset.ready = "error";
+    return;
+  }
+  status.textContent = "connected";
+  status.className = "badge ok";
+  status.dataset.status = "connected";
+  const info = client.getServerVersion();
+  $("server-name").textContent = info ? `${info.name} ${info.version}` : "—";
+  $("server-protocol").textContent = client.getNegotiatedProtocolVersion?.() ?? "—";
+  $("tools").replaceChildren(
+    ...tools.map((t) => {
+      const span = document.createElement("span");
+      span.className = "badge accent";
+      span.title = t.description ?? "";
+      span.textContent = t.name;
+      return span;
+    }),
+  );
+  $("new-game").disabled = !tools.some((t) => t.name === "start");
+  $("new-game").addEventListener("click", newGame);
+
+  // Re-render the stored tool calls: stored results, no tools/call.
+  const calls = loadCalls();
+  $("no-calls").hidden = calls.length > 0;
+  await Promise.all(calls.map((c) => renderCall(c)));
+  document.documentElement.dataset.ready = "true";
+}
+
+main().catch((e) => {
+  showError(e.message);
+  document.documentElement.dataset.ready = "error";
+  throw e;
+});
