@@ -64,6 +64,12 @@ pub enum ConfigError {
     NegativeLeeway,
     /// The payload given to a `seal` is not one JSON text.
     PayloadNotJson,
+    /// The sealed token would be longer than `max_token_bytes`, so this codec
+    /// could not open it again.
+    TokenTooLarge {
+        bytes: usize,
+        max_bytes: usize,
+    },
 }
 
 impl From<KeyError> for ConfigError {
@@ -78,6 +84,12 @@ impl core::fmt::Display for ConfigError {
             ConfigError::Key(e) => e.fmt(f),
             ConfigError::NegativeLeeway => f.write_str("leewaySeconds must not be negative"),
             ConfigError::PayloadNotJson => f.write_str("payload is not valid JSON text"),
+            ConfigError::TokenTooLarge { bytes, max_bytes } => {
+                write!(
+                    f,
+                    "the sealed token is {bytes} bytes, over max_token_bytes ({max_bytes})"
+                )
+            }
         }
     }
 }
@@ -158,7 +170,7 @@ impl Codec {
         now_ms: f64,
     ) -> Result<String, ConfigError> {
         checked(payload_json)?;
-        Ok(self.seal_unchecked(Inner::View(payload_json), bind, now_ms))
+        self.fits(self.seal_unchecked(Inner::View(payload_json), bind, now_ms))
     }
 
     /// An MRTR requestState token for `tool` (`{"p":"r","d":payload,"o":tool}`).
@@ -188,34 +200,52 @@ impl Codec {
         now_ms: f64,
     ) -> Result<String, ConfigError> {
         checked(payload_json)?;
-        Ok(self.seal_unchecked(Inner::Raw(payload_json), bind, now_ms))
+        self.fits(self.seal_unchecked(Inner::Raw(payload_json), bind, now_ms))
+    }
+
+    /// A token this codec could not open again is refused when it is made.
+    fn fits(&self, token: String) -> Result<String, ConfigError> {
+        if token.len() > self.max_token_bytes {
+            return Err(ConfigError::TokenTooLarge {
+                bytes: token.len(),
+                max_bytes: self.max_token_bytes,
+            });
+        }
+        Ok(token)
     }
 
     /// Seal without validating the payload JSON: for callers whose JSON comes
     /// from a serializer (`JSON.stringify`, serde_json), where a second scan
     /// would only cost time.
     pub fn seal_unchecked(&self, inner: Inner<'_>, bind: Option<&str>, now_ms: f64) -> String {
+        let mut token = Vec::new();
+        self.seal_into(inner, bind, now_ms, &mut token);
+        // The token is ASCII, so this never falls back to the empty string.
+        String::from_utf8(token).unwrap_or_default()
+    }
+
+    /// [`Codec::seal_unchecked`], appending the token's (ASCII) bytes to
+    /// `out`: for callers that keep a buffer between calls (the wasm bindings).
+    pub fn seal_into(&self, inner: Inner<'_>, bind: Option<&str>, now_ms: f64, out: &mut Vec<u8>) {
         let exp = floor_seconds(now_ms).saturating_add(self.ttl_seconds);
         let Some(mac) = self.keys.sealing() else {
-            return String::new(); // unreachable: `Keys` always holds a key
+            return; // unreachable: `Keys` always holds a key
         };
         let tag = bind.map(|value| bind_tag(mac, value));
         let mut env = String::with_capacity(payload_len(inner) + 96);
         envelope::write(inner, exp, tag.as_deref(), &mut env);
 
-        let mut token = String::with_capacity(
-            wire::PREFIX.len() + wire::encoded_len(env.len()) + 1 + wire::MAC_CHARS,
-        );
-        token.push_str(wire::PREFIX);
-        wire::encode_into(env.as_bytes(), &mut token);
+        let start = out.len();
+        out.reserve(wire::PREFIX.len() + wire::encoded_len(env.len()) + 1 + wire::MAC_CHARS);
+        out.extend_from_slice(wire::PREFIX.as_bytes());
+        wire::encode_into_bytes(env.as_bytes(), out);
         let sig = mac
             .clone()
-            .chain_update(token.as_bytes())
+            .chain_update(out.get(start..).unwrap_or_default())
             .finalize()
             .into_bytes();
-        token.push('.');
-        wire::encode_into(&sig, &mut token);
-        token
+        out.push(b'.');
+        wire::encode_into_bytes(&sig, out);
     }
 
     // ---- opening -------------------------------------------------------

@@ -182,6 +182,17 @@ fn oversize_tokens_are_refused_as_malformed_even_when_genuine() {
 }
 
 #[test]
+fn sealing_refuses_a_token_the_codec_could_not_open() {
+    let c = codec_with(&[KEY], |o| o.max_token_bytes = 200);
+    let big = format!("\"{}\"", "x".repeat(200));
+    assert!(matches!(
+        c.seal_at(&big, None, NOW_MS),
+        Err(mcp_sealed_state::ConfigError::TokenTooLarge { max_bytes: 200, .. })
+    ));
+    assert!(c.seal_at("1", None, NOW_MS).is_ok());
+}
+
+#[test]
 fn keys_are_checked_at_construction() {
     let short = Codec::new(CodecOptions::with_keys(vec![vec![1u8; 31]])).unwrap_err();
     assert!(short.to_string().contains("at least 32 bytes"), "{short}");

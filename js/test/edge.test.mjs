@@ -422,7 +422,10 @@ describe("bad input: a clear error, never a trap, and the codec still works afte
 
   test("a token just over maxTokenBytes is refused; one that fits reaches wasm and fails cleanly", () => {
     const small = at(T0, { maxTokenBytes: 200 });
-    const big = small.seal("x".repeat(300));
+    // Sealing refuses a token this codec could not open again...
+    assert.throws(() => small.seal("x".repeat(300)), (e) => e instanceof RangeError && /over maxTokenBytes \(200\)/.test(e.message));
+    // ...and opening refuses one made elsewhere, before any hashing.
+    const big = at(T0).seal("x".repeat(300));
     refused(() => small.open(big), "malformed");
     assert.equal(at(T0).open(big), "x".repeat(300));
     // A large limit lets a 10 MB forgery through to wasm, which refuses it without trapping.

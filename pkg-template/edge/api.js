@@ -94,6 +94,14 @@ export class StateCodec {
     return ms;
   }
 
+  // A token this codec could not open again is refused when it is made, not when it comes back.
+  #fits(token) {
+    if (token.length > this.#maxChars) {
+      throw new RangeError(`mcp-sealed-state: the sealed token is ${token.length} bytes, over maxTokenBytes (${this.#maxChars}); seal less, or raise maxTokenBytes`);
+    }
+    return token;
+  }
+
   #check(token) {
     if (typeof token !== "string" || token.length > this.#maxChars) throw new SealedStateError("malformed");
     return token;
@@ -106,7 +114,7 @@ export class StateCodec {
 
   /** A view token for the widget (`{"p":"v","d":payload}` under the MAC). */
   seal(payload, opts) {
-    return this.#codec.seal(payloadJson(payload), bindOf(opts), this.#clock());
+    return this.#fits(this.#codec.seal(payloadJson(payload), bindOf(opts), this.#clock()));
   }
 
   /** The payload of a view token, or a SealedStateError. */
@@ -117,7 +125,7 @@ export class StateCodec {
 
   /** An MRTR requestState token that opens only for `tool`. */
   sealRequestState(payload, tool, opts) {
-    return this.#codec.sealRequestState(payloadJson(payload), toolOf(tool), bindOf(opts), this.#clock());
+    return this.#fits(this.#codec.sealRequestState(payloadJson(payload), toolOf(tool), bindOf(opts), this.#clock()));
   }
 
   /** The payload of a requestState token minted for `tool`. */
@@ -128,7 +136,7 @@ export class StateCodec {
 
   /** A raw v1 token, no purpose envelope: what the SDK's codec mints. */
   mint(payload, opts) {
-    return this.#codec.mint(payloadJson(payload), bindOf(opts), this.#clock());
+    return this.#fits(this.#codec.mint(payloadJson(payload), bindOf(opts), this.#clock()));
   }
 
   /** The payload of a raw v1 token: what the SDK's codec verifies. */
