@@ -70,11 +70,21 @@ async function main() {
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
+    setTimeout(() => process.exit(code || 1), 10_000).unref(); // a dispose that hangs must not keep us alive
     await Promise.allSettled(disposers.map((d) => d()));
     process.exit(code);
   };
-  process.once("SIGINT", () => stop(0));
-  process.once("SIGTERM", () => stop(0));
+  // Miniflare installs its own SIGINT/SIGTERM hook, which kills workerd and exits
+  // at once (130/143), before anything else is closed. Take the signals over
+  // once everything has started, and dispose in order; Miniflare's "exit" hook
+  // stays as the safety net. A second Ctrl-C while stopping changes nothing.
+  const takeOverSignals = () => {
+    for (const signal of ["SIGINT", "SIGTERM"]) {
+      process.removeAllListeners(signal);
+      process.on(signal, () => stop(0));
+    }
+  };
+  takeOverSignals();
 
   try {
     const build = await buildWorker();
@@ -89,6 +99,7 @@ async function main() {
     }
     const web = await withPortFallback(opts.port, (port) => serve({ port }));
     disposers.push(() => web.close());
+    takeOverSignals();
 
     // Written out by hand so the URL stays readable (":" and "/" need no escaping in a query).
     const query = [`servers=${servers.map((s) => s.mcpUrl.href).join(",")}`];

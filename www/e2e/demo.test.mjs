@@ -7,6 +7,8 @@
 // bundled against it too. Run `npm --prefix js run build && node js/pack.mjs` first.
 // Screenshots go to www/artifacts/ (git-ignored).
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -80,7 +82,8 @@ function watchToolCalls(page) {
 }
 
 /**
- * A fresh context (own localStorage) with the Host page on `endpoints`. Fails
+ * A fresh context (own localStorage) with the Host page on `endpoints` (or at
+ * a given Host page URL). Fails
  * the test on page errors, console errors and failed or refused requests.
  */
 async function openHost(t, endpoints) {
@@ -96,8 +99,8 @@ async function openHost(t, endpoints) {
     assert.deepEqual(problems, [], "no page errors, console errors or failed requests");
   });
   const toolCalls = watchToolCalls(page);
-  const list = endpoints.map((s) => s.mcpUrl.href).join(",");
-  await page.goto(`${web.url}www/host.html?servers=${list}&user=${USER}`);
+  const list = () => endpoints.map((s) => s.mcpUrl.href).join(",");
+  await page.goto(typeof endpoints === "string" ? endpoints : `${web.url}www/host.html?servers=${list()}&user=${USER}`);
   await page.waitForSelector("html[data-ready=true]");
   await page.waitForSelector("#conn-status[data-status=connected]");
   const view = page.frameLocator(".call iframe").first();
@@ -141,7 +144,7 @@ async function screenshot(page, name, { fullPage = false } = {}) {
 }
 
 describe("the demo: workerd server, Host page, game View, inspector", () => {
-  test("three moves, then a reload of the whole page: same board and token, no new start", async (t) => {
+  test("three moves, a reload of the whole page: same board and token, no new start; the inspect link verifies it", async (t) => {
     const h = await openHost(t, [servers.a]);
     await h.newGame();
     assert.equal(h.starts(), 1);
@@ -172,6 +175,22 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     assert.equal((await h.board())[free], "X");
     assert.notEqual(await h.token(), token);
     assert.equal(h.starts(), 1);
+
+    // The Host's "Inspect token" link: the freshest token, in the URL fragment; the inspector
+    // verifies it with the server's key and the principal it is bound to (X-Demo-User).
+    const latest = await h.token();
+    const href = await h.page.locator(".call .call-inspect").getAttribute("href");
+    assert.equal(decodeURIComponent(href.split("#token=")[1]), latest);
+    const page = await h.page.context().newPage();
+    await page.goto(new URL(href, web.url).href);
+    await page.waitForSelector("#claims[data-status=ok]");
+    assert.match(await page.locator("#claim-purpose").textContent(), /view/);
+    await page.fill("#key", KEY);
+    await page.waitForSelector("#verify-result[data-status=fail]");
+    assert.equal(await page.locator("#verify-reason").textContent(), "bind", "game tokens are bound to the X-Demo-User");
+    await page.fill("#bind", USER);
+    await page.waitForSelector("#verify-result[data-status=ok]");
+    assert.equal(JSON.parse(await page.locator("#verified-payload").textContent()).board, await h.board());
   });
 
   test("a tampered stored token: the View shows what it claims, the server refuses it: expired, start over", async (t) => {
@@ -299,22 +318,52 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     assert.deepEqual(problems, []);
   });
 
-  test("the Host's inspect link opens a game token in the inspector, which verifies it with the server's key and principal", async (t) => {
-    const h = await openHost(t, [servers.a]);
+  test("the demo command: two workerd instances on one dev key, the pages, a game across both, a clean stop on SIGINT", async (t) => {
+    const env = { ...process.env };
+    delete env.STATE_KEY;
+    delete env.TTL_SECONDS;
+    const child = spawn(process.execPath, [join(REPO_ROOT, "www/demo.mjs"), "--port", "0", "--mcp-port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    t.after(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the demo did not start in time:\n${out}\n${err}`)), 60_000);
+      const check = () => /Ctrl-C to stop/.test(out) && (clearTimeout(timer), resolve());
+      child.stdout.on("data", check);
+      child.once("exit", (code) => reject(new Error(`the demo exited (${code}):\n${out}\n${err}`)));
+      check();
+    });
+    assert.match(err, /STATE_KEY is not set.*ephemeral development key/s, "the dev-key warning is printed");
+    const hostUrl = out.match(/Host page\s+(\S+)/)[1];
+    const inspectorUrl = out.match(/Token inspector\s+(\S+)/)[1];
+    const devKey = out.match(/dev key\s+(\S+)/)[1];
+    const mcp = [...out.matchAll(/MCP server \w\s+(\S+)/g)].map((m) => m[1]);
+    assert.equal(mcp.length, 2);
+    assert.equal(new URL(hostUrl).searchParams.get("servers"), mcp.join(","));
+
+    // What a newcomer does: open the printed URL, play; both instances open the other's tokens.
+    const h = await openHost(t, hostUrl);
     await h.newGame();
-    await h.move(4);
-    const token = await h.token();
-    const href = await h.page.locator(".call .call-inspect").getAttribute("href");
-    assert.equal(decodeURIComponent(href.split("#token=")[1]), token, "the link carries the freshest token in the fragment");
+    for (const cell of MOVES) await h.move(cell);
+    assert.equal(await h.board(), BOARD_AFTER);
+    assert.equal(new Set(h.toolCalls.map((c) => c.port)).size, 2);
+    // The printed dev key verifies the game's token in the inspector (bound to the Host's default user).
     const page = await h.page.context().newPage();
-    await page.goto(new URL(href, web.url).href);
+    await page.goto(`${inspectorUrl}#token=${encodeURIComponent(await h.token())}`);
     await page.waitForSelector("#claims[data-status=ok]");
-    assert.match(await page.locator("#claim-purpose").textContent(), /view/);
-    await page.fill("#key", KEY);
-    await page.waitForSelector("#verify-result[data-status=fail]");
-    assert.equal(await page.locator("#verify-reason").textContent(), "bind", "game tokens are bound to the X-Demo-User");
-    await page.fill("#bind", USER);
+    await page.fill("#key", devKey);
+    await page.fill("#bind", "demo-user");
     await page.waitForSelector("#verify-result[data-status=ok]");
-    assert.match(await page.locator("#verified-payload").textContent(), /"board": "O\.\.\.X\.\.\.\."/);
+    await h.page.context().close();
+
+    child.kill("SIGINT");
+    const [code] = await Promise.race([once(child, "exit"), new Promise((_, ko) => setTimeout(() => ko(new Error("no exit 15 s after SIGINT")), 15_000))]);
+    assert.equal(code, 0);
+    await assert.rejects(fetch(mcp[0].replace(/\/mcp$/, "/health")), "workerd is gone");
+    await assert.rejects(fetch(inspectorUrl), "the static server is gone");
   });
 });
