@@ -229,6 +229,13 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     assert.equal(await expiredBanner(h.view).isHidden(), true);
     assert.equal(await h.board(), ".........");
     assert.equal(h.starts(), 2, "the Host's start, then the View's start over");
+
+    // Closing the call forgets it and deletes its view state.
+    await h.page.locator(".call .call-close").click();
+    await h.page.locator(".call").waitFor({ state: "detached" });
+    assert.deepEqual(await h.page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":view-state:"))), []);
+    assert.deepEqual(await h.page.evaluate(() => window.demoHost.calls()), []);
+    assert.equal(await h.page.locator("#no-calls").isVisible(), true);
   });
 
   test("a 2-second ttl: once the token has expired, the next move shows expired, start over", async (t) => {
