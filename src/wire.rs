@@ -26,6 +26,8 @@ pub struct Parts<'a> {
 
 /// Sextet of each byte; `INVALID` for bytes outside the base64url alphabet.
 const INVALID: u8 = 0xff;
+// Evaluated at compile time: an index out of range fails the build, not a call.
+#[allow(clippy::indexing_slicing)]
 const SEXTETS: [u8; 256] = {
     let mut t = [INVALID; 256];
     let mut i = 0;
@@ -79,65 +81,33 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 /// Strict unpadded base64url decode, appended to `out`; `None` on any
 /// deviation: a character outside the alphabet (padding included), an
 /// impossible length, or non-zero unused bits in the last character
-/// (non-canonical). On `None`, `out` is left as it was.
-/// Hand-written rather than the `base64` crate: it is a quarter of the size,
-/// and the widget build is budgeted in bytes.
+/// (non-canonical). Hand-written rather than the `base64` crate: it is a
+/// quarter of the size, and the widget build is budgeted in bytes.
 fn decode_into(s: &str, out: &mut Vec<u8>) -> Option<()> {
     let b = s.as_bytes();
-    let start = out.len();
-    let tail_bytes = match b.len() % 4 {
-        0 => 0,
-        2 => 1,
-        3 => 2,
-        _ => return None,
-    };
-    out.resize(start + b.len() / 4 * 3 + tail_bytes, 0);
-    if decode_exact_len(b, out.get_mut(start..)?).is_none() {
-        out.truncate(start);
-        return None;
-    }
-    Some(())
-}
-
-/// Decode `b` into `dst`, which has exactly the decoded length. Invalid
-/// characters are collected in one OR (a valid sextet is < 64) and judged
-/// once, so the loop has no early exits.
-fn decode_exact_len(b: &[u8], dst: &mut [u8]) -> Option<()> {
+    let mut chunks = b.chunks_exact(4);
+    // Invalid characters are collected in one OR (a valid sextet is < 64)
+    // and judged once, so the loop has no early exits.
     let mut seen = 0u8;
-    let mut src = b.chunks_exact(4);
-    let mut dst3 = dst.chunks_exact_mut(3);
-    for (c, d) in src.by_ref().zip(dst3.by_ref()) {
-        if let ([c0, c1, c2, c3], [d0, d1, d2]) = (c, d) {
-            let (s0, s1, s2, s3) = (
-                sextet_of(*c0),
-                sextet_of(*c1),
-                sextet_of(*c2),
-                sextet_of(*c3),
-            );
-            seen |= s0 | s1 | s2 | s3;
-            let n = u32::from(s0) << 18 | u32::from(s1) << 12 | u32::from(s2) << 6 | u32::from(s3);
-            *d0 = (n >> 16) as u8;
-            *d1 = (n >> 8) as u8;
-            *d2 = n as u8;
-        }
+    let mut quad = |c: &[u8]| {
+        c.iter().fold(0u32, |n, &x| {
+            let v = sextet_of(x);
+            seen |= v;
+            n << 6 | u32::from(v)
+        })
+    };
+    for c in chunks.by_ref() {
+        let n = quad(c);
+        out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
     }
-    match (src.remainder(), dst3.into_remainder()) {
-        ([], []) => {}
-        ([c0, c1], [d0]) => {
-            let (s0, s1) = (sextet_of(*c0), sextet_of(*c1));
-            seen |= s0 | s1;
-            // The unused low 4 bits of the last character must be zero.
-            seen |= u8::from(s1 & 0x0f != 0) << 7;
-            *d0 = s0 << 2 | s1 >> 4;
-        }
-        ([c0, c1, c2], [d0, d1]) => {
-            let (s0, s1, s2) = (sextet_of(*c0), sextet_of(*c1), sextet_of(*c2));
-            seen |= s0 | s1 | s2;
-            // The unused low 2 bits of the last character must be zero.
-            seen |= u8::from(s2 & 0x03 != 0) << 7;
-            *d0 = s0 << 2 | s1 >> 4;
-            *d1 = s1 << 4 | s2 >> 2;
-        }
+    let rest = chunks.remainder();
+    let n = quad(rest);
+    match rest.len() {
+        0 => {}
+        // 2 chars: 12 bits, 1 byte; the low 4 bits must be zero (canonical).
+        2 if n & 0xf == 0 => out.push((n >> 4) as u8),
+        // 3 chars: 18 bits, 2 bytes; the low 2 bits must be zero.
+        3 if n & 0x3 == 0 => out.extend_from_slice(&[(n >> 10) as u8, (n >> 2) as u8]),
         _ => return None,
     }
     (seen < 64).then_some(())
@@ -145,7 +115,7 @@ fn decode_exact_len(b: &[u8], dst: &mut [u8]) -> Option<()> {
 
 /// Strict unpadded base64url decode; `None` on any deviation.
 pub fn decode(s: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(s.len() / 4 * 3 + 2);
     decode_into(s, &mut out)?;
     Some(out)
 }
@@ -155,9 +125,7 @@ pub fn decode_exact<const N: usize>(s: &str) -> Option<[u8; N]> {
     if s.len() != encoded_len(N) {
         return None;
     }
-    let mut out = [0u8; N];
-    decode_exact_len(s.as_bytes(), &mut out)?;
-    Some(out)
+    decode(s)?.try_into().ok()
 }
 
 /// Unpadded base64url.
@@ -326,6 +294,17 @@ mod against_the_base64_crate {
         #[test]
         fn decode_agrees_on_alphabet_strings(s in "[A-Za-z0-9_-]{0,64}") {
             prop_assert_eq!(decode(&s), URL_SAFE_NO_PAD.decode(&s).ok());
+        }
+
+        // Past the 768-byte pieces of `encode_into` and into the byte builder.
+        #[test]
+        fn long_inputs_agree(bytes in proptest::collection::vec(any::<u8>(), 0..3000)) {
+            let reference = URL_SAFE_NO_PAD.encode(&bytes);
+            prop_assert_eq!(&encode(&bytes), &reference);
+            let mut built = b"v1.".to_vec();
+            encode_into_bytes(&bytes, &mut built);
+            prop_assert_eq!(&built[3..], reference.as_bytes());
+            prop_assert_eq!(decode(&reference), Some(bytes));
         }
     }
 }

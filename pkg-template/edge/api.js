@@ -1,6 +1,6 @@
 // The edge API over the wasm codec. Payloads cross as JSON.stringify text, so
 // tokens are byte-identical to @modelcontextprotocol/server's for equal input.
-import { WasmCodec, ephemeralKeyWarning, ephemeralWarningDue } from "../wasm/edge.js";
+import { WasmCodec, ephemeralKeyWarning, ephemeralWarningDue, wasmMemory } from "../wasm/edge.js";
 import { REASONS, SealedStateError } from "../common.js";
 
 export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError } from "../common.js";
@@ -9,6 +9,40 @@ export * from "./widget-api.js";
 
 const DEFAULT_MAX_TOKEN_BYTES = 256 * 1024;
 const utf8 = new TextEncoder();
+
+// The fast path into wasm (WasmCodec's *Io methods): strings go in as UTF-8
+// written straight into the codec's input buffer in wasm memory, and the
+// result is read straight out of its output buffer. No allocation per call
+// for arguments or results, no copy made twice, and long strings are encoded
+// natively (encodeInto) instead of char by char.
+const IO_VIEW = 0;
+const IO_REQUEST_STATE = 1;
+const IO_RAW = 2;
+const utf8Out = new TextDecoder("utf-8", { ignoreBOM: true });
+let memory; // looked up at first use: the loader instantiates the wasm after this module runs
+let heapBytes = null;
+function heap() {
+  // Growing wasm memory detaches the old buffer (its views read as empty): renew the view then.
+  if (heapBytes === null || heapBytes.byteLength === 0) heapBytes = new Uint8Array((memory ??= wasmMemory()).buffer);
+  return heapBytes;
+}
+
+// `s` as UTF-8 into `view` at `at`: the byte count, or -1 when it does not fit.
+function put(view, at, s) {
+  const n = s.length;
+  if (n <= 48 && at + n <= view.length) {
+    // Short ASCII (tool names, bind values): a loop is cheaper than a native call.
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0x7f) break;
+      view[at + i] = c;
+    }
+    if (i === n) return n;
+  }
+  const { read, written } = utf8.encodeInto(s, at === 0 ? view : view.subarray(at));
+  return read === n ? written : -1;
+}
 
 function isProduction() {
   try {
@@ -60,6 +94,13 @@ export class StateCodec {
   #codec;
   #now;
   #maxChars;
+  #in = null; // view of the codec's input buffer
+  #inPtr = 0;
+  #inCap = 0;
+  #outPtr = 0;
+  #outCap = -1; // the output buffer only moves when a result outgrows this
+  #la = 0;
+  #lb = 0;
 
   constructor(options = {}) {
     const list = options.key === undefined || options.key === null ? [] : Array.isArray(options.key) ? options.key : [options.key];
@@ -107,46 +148,97 @@ export class StateCodec {
     return token;
   }
 
-  #result(json) {
-    if (json === undefined) throw new SealedStateError(REASONS[this.#codec.lastReason] ?? "malformed");
-    return JSON.parse(json);
+  #grow(bytes) {
+    this.#inPtr = this.#codec.inputBuffer(bytes); // may grow memory: take the buffer after it
+    this.#inCap = bytes;
+    return (this.#in = new Uint8Array(heap().buffer, this.#inPtr, bytes));
+  }
+
+  // Write `a`, `b` ("" for none) and `c` (undefined for none) back to back into
+  // the input buffer. Their byte lengths: #la, #lb, and the return value (-1: no c).
+  #write(a, b, c) {
+    let view = this.#in;
+    if (view === null) view = this.#grow(256);
+    else if (view.byteLength === 0) view = this.#in = new Uint8Array(heap().buffer, this.#inPtr, this.#inCap); // memory grew
+    let la = put(view, 0, a);
+    let lb = 0;
+    let lc = -1;
+    let fits = la >= 0;
+    if (fits && b !== "") fits = (lb = put(view, la, b)) >= 0;
+    if (fits && c !== undefined) fits = (lc = put(view, la + lb, c)) >= 0;
+    if (!fits) {
+      // Room for the UTF-8 worst case (3 bytes per UTF-16 unit), then write again.
+      view = this.#grow(3 * (a.length + b.length + (c === undefined ? 0 : c.length)));
+      la = put(view, 0, a);
+      lb = b === "" ? 0 : put(view, la, b);
+      lc = c === undefined ? -1 : put(view, la + lb, c);
+    }
+    this.#la = la;
+    this.#lb = lb;
+    return lc;
+  }
+
+  // The `n` bytes of UTF-8 the last call left in the output buffer.
+  #text(n) {
+    if (n > this.#outCap) {
+      this.#outPtr = this.#codec.outputBuffer();
+      this.#outCap = this.#codec.outputCapacity();
+    }
+    return utf8Out.decode(heap().subarray(this.#outPtr, this.#outPtr + n));
+  }
+
+  #seal(what, json, tool, bind) {
+    const lc = this.#write(json, tool, bind);
+    const n = this.#codec.sealIo(what, this.#la, this.#lb, lc, this.#clock());
+    if (n < 0) throw new Error("mcp-sealed-state: internal error (the wasm codec refused its input)");
+    return this.#fits(this.#text(n));
+  }
+
+  #open(what, token, tool, bind) {
+    const lc = this.#write(token, tool, bind);
+    const n = this.#codec.openIo(what, this.#la, this.#lb, lc, this.#clock());
+    if (n < 0) throw new SealedStateError(REASONS[-n] ?? "malformed");
+    return JSON.parse(this.#text(n));
   }
 
   /** A view token for the widget (`{"p":"v","d":payload}` under the MAC). */
   seal(payload, opts) {
-    return this.#fits(this.#codec.seal(payloadJson(payload), bindOf(opts), this.#clock()));
+    return this.#seal(IO_VIEW, payloadJson(payload), "", bindOf(opts));
   }
 
   /** The payload of a view token, or a SealedStateError. */
   open(token, opts) {
     const bind = bindOf(opts);
-    return this.#result(this.#codec.open(this.#check(token), bind, this.#clock()));
+    return this.#open(IO_VIEW, this.#check(token), "", bind);
   }
 
   /** An MRTR requestState token that opens only for `tool`. */
   sealRequestState(payload, tool, opts) {
-    return this.#fits(this.#codec.sealRequestState(payloadJson(payload), toolOf(tool), bindOf(opts), this.#clock()));
+    return this.#seal(IO_REQUEST_STATE, payloadJson(payload), toolOf(tool), bindOf(opts));
   }
 
   /** The payload of a requestState token minted for `tool`. */
   openRequestState(token, tool, opts) {
     const bind = bindOf(opts);
-    return this.#result(this.#codec.openRequestState(this.#check(token), toolOf(tool), bind, this.#clock()));
+    return this.#open(IO_REQUEST_STATE, this.#check(token), toolOf(tool), bind);
   }
 
   /** A raw v1 token, no purpose envelope: what the SDK's codec mints. */
   mint(payload, opts) {
-    return this.#fits(this.#codec.mint(payloadJson(payload), bindOf(opts), this.#clock()));
+    return this.#seal(IO_RAW, payloadJson(payload), "", bindOf(opts));
   }
 
   /** The payload of a raw v1 token: what the SDK's codec verifies. */
   verify(token, opts) {
     const bind = bindOf(opts);
-    return this.#result(this.#codec.verify(this.#check(token), bind, this.#clock()));
+    return this.#open(IO_RAW, this.#check(token), "", bind);
   }
 
   /** Free the wasm memory now instead of at garbage collection. */
   free() {
+    // Forget the buffers first: writing into them after free would corrupt the wasm heap.
+    this.#in = null;
+    this.#outCap = -1;
     this.#codec.free();
   }
 }
