@@ -1,0 +1,157 @@
+//! `Codec::open_at` / `open_request_state_at` / `verify_at` with fixed keys and
+//! a fixed clock, on arbitrary token text and bind, checked against an
+//! independent reference (`common::ref_open`: hmac + base64 + serde_json).
+//!
+//! Flags (first byte): bits 0-1 what to open (0 view, 1 requestState, 2 raw
+//! verify, 3 all three); bit 2 a bind is given (field 1); bit 3 field 0 is a
+//! base64url body that the target signs with a genuine MAC; bit 4 field 0 is
+//! envelope JSON that the target encodes and signs (so the body, expiry,
+//! binding and purpose steps are reached); bit 5 sign with the second
+//! (rotation) key; bit 6 the codec has a leeway; bit 7 also seal field 0 as a
+//! payload and open it again. Field 2 is the tool.
+#![no_main]
+
+mod common;
+
+use common::*;
+use libfuzzer_sys::fuzz_target;
+use mcp_sealed_state::{read_token_unverified, Reason};
+
+fuzz_target!(|data: &[u8]| {
+    let Some(input) = Input::parse(data) else {
+        return;
+    };
+    let text = input.field(0);
+    let bind = input.flag(2).then(|| input.field(1));
+    let tool = input.field(2);
+    let key = KEYS[usize::from(input.flag(5))];
+    let leeway = input.flag(6);
+    let codec = codec(leeway);
+    let leeway_s = if leeway { LEEWAY } else { 0 };
+
+    let signed_by_us = input.flag(3) || input.flag(4);
+    let token = if input.flag(4) {
+        signed_token(&b64(text.as_bytes()), key)
+    } else if input.flag(3) {
+        signed_token(text, key)
+    } else {
+        text.to_owned()
+    };
+
+    let wants: &[Want<'_>] = match input.flags & 3 {
+        0 => &[Want::View],
+        1 => &[Want::Rs(tool)],
+        2 => &[Want::Raw],
+        _ => &[Want::View, Want::Rs(tool), Want::Raw],
+    };
+    for &want in wants {
+        let got = match want {
+            Want::View => codec.open_at(&token, bind, NOW_MS),
+            Want::Rs(t) => codec.open_request_state_at(&token, t, bind, NOW_MS),
+            Want::Raw => codec.verify_at(&token, bind, NOW_MS),
+        }
+        .map(|o| o.payload_json().to_owned())
+        .map_err(|e| e.reason());
+
+        // The stable error never names its step.
+        if let Err(r) = got {
+            assert_eq!(
+                mcp_sealed_state::SealedStateError::new(r).to_string(),
+                mcp_sealed_state::SEALED_STATE_INVALID_MESSAGE
+            );
+        }
+
+        // Never Ok for a token that no configured key made.
+        let genuine = mac_is_genuine(&token);
+        if got.is_ok() {
+            assert!(genuine, "opened a token no key made: {token:?}");
+        }
+        // The MAC step comes before every step that reads the body: a token
+        // with a bad MAC can only fail as malformed (shape) or mac.
+        if !genuine {
+            assert!(
+                matches!(got, Err(Reason::Malformed | Reason::Mac)),
+                "{got:?} before the MAC was checked: {token:?}"
+            );
+        }
+        // A token we signed never fails the MAC step.
+        if signed_by_us {
+            assert_ne!(got, Err(Reason::Mac), "{token:?}");
+        }
+
+        match ref_open(&token, want, bind, leeway_s) {
+            Ok(expected) => assert_eq!(
+                got, expected,
+                "differs from the reference: {want:?} {token:?} bind {bind:?}"
+            ),
+            Err(Unjudgeable) => {}
+        }
+
+        // What opens reads the same without a key.
+        if let Ok(payload) = &got {
+            let view = read_token_unverified(&token).expect("an opened token reads");
+            assert!(view.exp.saturating_add(leeway_s) >= NOW_S);
+            assert_eq!(view.bound, bind.is_some());
+            if !matches!(want, Want::Raw) {
+                assert_eq!(view.payload_json(), payload);
+            }
+            if let Want::Rs(t) = want {
+                assert_eq!(view.tool.as_deref(), Some(t));
+            }
+        }
+    }
+
+    // Round trip: field 0 as a payload.
+    if input.flag(7) && mcp_sealed_state::json::is_valid(text) {
+        let payload = trim_json_ws(text);
+        let sealed = [
+            (
+                codec.seal_at(text, bind, NOW_MS).expect("valid JSON seals"),
+                Want::View,
+            ),
+            (
+                codec
+                    .seal_request_state_at(text, tool, bind, NOW_MS)
+                    .expect("valid JSON seals"),
+                Want::Rs(tool),
+            ),
+            (
+                codec.mint_at(text, bind, NOW_MS).expect("valid JSON seals"),
+                Want::Raw,
+            ),
+        ];
+        for (token, want) in sealed {
+            let got = match want {
+                Want::View => codec.open_at(&token, bind, NOW_MS),
+                Want::Rs(t) => codec.open_request_state_at(&token, t, bind, NOW_MS),
+                Want::Raw => codec.verify_at(&token, bind, NOW_MS),
+            };
+            if token.len() > MAX_TOKEN_BYTES {
+                assert_eq!(got.map_err(|e| e.reason()), Err(Reason::Malformed));
+                continue;
+            }
+            assert_eq!(
+                got.map(|o| o.payload_json().to_owned())
+                    .map_err(|e| e.reason()),
+                Ok(payload.to_owned()),
+                "{want:?} round trip"
+            );
+            // Bind drift, both directions, and another tool.
+            let drift = match bind {
+                Some(_) => codec.open_at(&token, None, NOW_MS),
+                None => codec.open_at(&token, Some("x"), NOW_MS),
+            };
+            assert_eq!(drift.map_err(|e| e.reason()).err(), Some(Reason::Bind));
+            if let Want::Rs(t) = want {
+                let other = format!("{t}-other");
+                assert_eq!(
+                    codec
+                        .open_request_state_at(&token, &other, bind, NOW_MS)
+                        .map_err(|e| e.reason())
+                        .err(),
+                    Some(Reason::Purpose)
+                );
+            }
+        }
+    }
+});

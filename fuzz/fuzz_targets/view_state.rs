@@ -1,0 +1,91 @@
+//! The view-state rules (`view_state::check`, `json_bytes`) and the JSON
+//! scanner under them (`json::is_valid`, `object_members`, `unescape`,
+//! `write_string`, `parse_int`), checked against serde_json.
+//!
+//! Input: the first 4 bytes are `maxBytes` (little endian), the rest is the
+//! state JSON text (lossy UTF-8).
+#![no_main]
+
+mod common;
+
+use common::*;
+use libfuzzer_sys::fuzz_target;
+use mcp_sealed_state::json;
+use mcp_sealed_state::view_state::{self, ViewStateError};
+
+fuzz_target!(|data: &[u8]| {
+    let (max, rest) = match data.split_first_chunk::<4>() {
+        Some((m, rest)) => (u32::from_le_bytes(*m) as usize, rest),
+        None => (0, data),
+    };
+    let s = String::from_utf8_lossy(rest);
+    let s = s.as_ref();
+
+    // view_state: the size is the UTF-8 byte length; only objects and null.
+    assert_eq!(view_state::json_bytes(s), s.len());
+    let head = s.trim_start_matches([' ', '\t', '\n', '\r']);
+    let shape_ok = head.starts_with('{') || head.starts_with("null");
+    match view_state::check(s, max) {
+        Ok(n) => assert!(shape_ok && n == s.len() && n <= max),
+        Err(ViewStateError::NotObjectOrNull) => assert!(!shape_ok),
+        Err(ViewStateError::TooLarge { bytes, max_bytes }) => {
+            assert!(shape_ok && bytes == s.len() && bytes > max && max_bytes == max)
+        }
+    }
+    assert_eq!(
+        view_state::is_valid_max_bytes(max as f64),
+        max >= 1,
+        "{max}"
+    );
+
+    // The scanner accepts exactly JSON.parse's grammar. serde_json's RawValue
+    // checks grammar only (lone surrogates and any depth allowed, like JSON.parse).
+    let valid = json::is_valid(s);
+    assert_eq!(valid, serde_grammar_ok(s), "grammar differs on {s:?}");
+    // And serde_json's Value, wherever it can judge.
+    if !has_lone_surrogate_escape(s) && !may_be_too_deep_for_serde(s) {
+        assert_eq!(
+            valid,
+            serde_json::from_str::<serde_json::Value>(s).is_ok(),
+            "serde_json::Value differs on {s:?}"
+        );
+    }
+
+    // object_members: exactly the valid objects, members as serde_json sees them.
+    let members = json::object_members(s);
+    let is_object = valid && trim_json_ws(s).starts_with('{');
+    assert_eq!(members.is_some(), is_object, "{s:?}");
+    if let Some(members) = members {
+        let reference = serde_json::from_str::<Entries>(s).ok();
+        if let Some(r) = &reference {
+            assert_eq!(members.len(), r.0.len());
+        }
+        for (i, m) in members.iter().enumerate() {
+            assert!(json::is_valid(m.value) && m.value == trim_json_ws(m.value));
+            let key = json::unescape(m.key).expect("a member key unescapes");
+            if let Some(r) = &reference {
+                assert_eq!(key, r.0[i].0, "key {i} of {s:?}");
+                assert_eq!(m.value, r.0[i].1.get(), "value {i} of {s:?}");
+            }
+        }
+    }
+
+    // write_string writes what JSON.stringify (and serde_json) write, and it
+    // unescapes back to the same text.
+    let mut lit = String::new();
+    json::write_string(s, &mut lit);
+    assert_eq!(lit, serde_json::to_string(s).expect("a str serializes"));
+    assert!(json::is_valid(&lit));
+    assert_eq!(json::unescape(&lit).as_deref(), Some(s));
+    // A string literal's value, as serde_json reads it.
+    if let Ok(v) = serde_json::from_str::<String>(s) {
+        assert_eq!(json::unescape(trim_json_ws(s)), Some(v));
+    }
+
+    // parse_int: plain integers in the i64 range, written back canonically.
+    if let Some(n) = json::parse_int(s) {
+        let mut w = String::new();
+        json::write_int(n, &mut w);
+        assert!(w == s || (s == "-0" && n == 0), "{s:?} -> {n}");
+    }
+});
