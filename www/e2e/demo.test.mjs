@@ -44,6 +44,8 @@ before(async () => {
     throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
   }
   mkdirSync(ARTIFACTS, { recursive: true });
+  const { chromium } = require("playwright-core");
+  const launching = chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   const build = await buildWorker();
   const quiet = () => {}; // refused tokens are logged as warnings by design
   const started = await Promise.allSettled([
@@ -52,11 +54,11 @@ before(async () => {
     startServer({ key: KEY, instance: "ttl", ttlSeconds: 2, build, onLog: quiet }),
   ]);
   for (const s of started) if (s.status === "fulfilled") servers[s.value.instance] = s.value;
-  const failed = started.find((s) => s.status === "rejected");
+  const launched = await Promise.allSettled([launching]);
+  if (launched[0].status === "fulfilled") browser = launched[0].value;
+  const failed = [...started, ...launched].find((s) => s.status === "rejected");
   if (failed) throw failed.reason;
   web = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED } });
-  const { chromium } = require("playwright-core");
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 });
 
 after(async () => {
@@ -338,7 +340,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
     await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the demo did not start in time:\n${out}\n${err}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`the demo did not start in time:\n${out}\n${err}`)), 60_000).unref();
       const check = () => /Ctrl-C to stop/.test(out) && (clearTimeout(timer), resolve());
       child.stdout.on("data", check);
       child.once("exit", (code) => reject(new Error(`the demo exited (${code}):\n${out}\n${err}`)));
@@ -368,7 +370,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     await h.page.context().close();
 
     child.kill("SIGINT");
-    const [code] = await Promise.race([once(child, "exit"), new Promise((_, ko) => setTimeout(() => ko(new Error("no exit 15 s after SIGINT")), 15_000))]);
+    const [code] = await once(child, "exit", { signal: AbortSignal.timeout(15_000) }); // rejects if it hangs
     assert.equal(code, 0);
     await assert.rejects(fetch(mcp[0].replace(/\/mcp$/, "/health")), "workerd is gone");
     await assert.rejects(fetch(inspectorUrl), "the static server is gone");
