@@ -1,0 +1,328 @@
+// A real ext-apps 2.0.4 View (`App`, in a sandboxed iframe) against a real Host
+// (`AppBridge` in the parent page, extended by www/lib/view-state-host.js with
+// ui/set-view-state on the package's ViewStateSaveQueue), in Chromium.
+//
+// Serves the repo with www/lib/serve.mjs, with /pkg/ mounted on the PACKED
+// package (js/out/consumer/node_modules/mcp-sealed-state), so the browser gets
+// exactly what `npm install` gives a user. Run `npm --prefix js run build &&
+// node js/pack.mjs` first.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { runInNewContext } from "node:vm";
+import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
+
+const require = createRequire(join(REPO_ROOT, "js/package.json"));
+const PACKED = join(REPO_ROOT, "js/out/consumer/node_modules/mcp-sealed-state");
+const KEY = "e2e key that is at least thirty-two bytes";
+const STATE_META_KEY = "ng-mcp-ui/state";
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+let server;
+let browser;
+
+before(async () => {
+  if (!existsSync(join(PACKED, "widget/browser.js"))) {
+    throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
+  }
+  server = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED } });
+  const { chromium } = require("playwright-core");
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Tokens minted by the real @modelcontextprotocol/server codec, ng-mcp-ui's view envelope, at a pinned clock. */
+async function mintView(d, { ttlSeconds, nowMs = Date.now() }) {
+  const { createRequestStateCodec } = require("@modelcontextprotocol/server");
+  const codec = createRequestStateCodec({ key: KEY, ttlSeconds });
+  const real = Date.now;
+  Date.now = () => nowMs;
+  try {
+    return await codec.mint({ p: "v", d });
+  } finally {
+    Date.now = real;
+  }
+}
+
+const toolResult = (token, text = "ok") => ({
+  content: [{ type: "text", text }],
+  structuredContent: { text },
+  ...(token !== undefined && { _meta: { [STATE_META_KEY]: token } }),
+});
+
+/**
+ * A fresh browser context (own localStorage) with the Host page; resolves once
+ * the View has connected. Fails the test on any page error or console error.
+ */
+async function openHost(t, query = "", context) {
+  const ctx = context ?? (await browser.newContext());
+  const page = await ctx.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
+  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  t.after(async () => {
+    if (!context) await ctx.close();
+    assert.deepEqual(problems, [], "no page errors, console errors or failed requests");
+  });
+  let frame;
+  try {
+    await page.goto(`${server.url}www/e2e/fixtures/host.html${query}`);
+    frame = await (await page.waitForSelector("iframe", { timeout: 10_000 })).contentFrame();
+    await frame.waitForFunction(() => window.view?.ready === true, null, { timeout: 10_000 });
+  } catch (error) {
+    error.message += `\npage problems: ${JSON.stringify(problems, null, 1)}`;
+    throw error;
+  }
+  return {
+    ctx,
+    page,
+    frame,
+    host: (fn, arg) => page.evaluate(fn, arg),
+    view: (fn, arg) => frame.evaluate(fn, arg),
+    /** Reload the iframe only (same bridge) and wait for the NEW document's View to connect. */
+    async reloadView({ wait = true } = {}) {
+      const docId = await frame.evaluate(() => window.view.docId);
+      await page.evaluate(() => window.host.reloadIframe());
+      if (wait) await frame.waitForFunction((id) => window.view?.ready === true && window.view.docId !== id, docId);
+      return docId;
+    },
+  };
+}
+
+describe("ext-apps 2.0.4 View <-> AppBridge Host with ui/set-view-state, in Chromium", () => {
+  test("the View reads the restored state after a reload of the iframe (and of the Host page)", async (t) => {
+    const h = await openHost(t, "?call=restore");
+    const first = await h.view(() => ({
+      supported: window.view.supported,
+      maxBytes: window.view.maxBytes,
+      restored: window.view.restored,
+      raw: window.view.rawInitializeResult,
+      sdkCaps: window.view.sdkHostCapabilities,
+    }));
+    assert.equal(first.supported, true);
+    assert.equal(first.maxBytes, 65536);
+    assert.equal(first.restored, null, "a new tool call starts with null");
+    assert.deepEqual(first.raw.hostCapabilities.viewState, { maxBytes: 65536 });
+    assert.equal(first.raw.hostContext.viewState, null);
+    assert.equal(first.sdkCaps.viewState, undefined, "ext-apps 2.0.4's App drops the capability: the raw result is needed");
+
+    const saved = { version: 1, tab: "details", note: "é😀" };
+    assert.deepEqual(await h.view((s) => window.view.save(s), saved), { ok: true, value: true });
+    assert.deepEqual(await h.host(() => window.host.stored()), saved, "stored in localStorage before the View hears success");
+
+    await h.reloadView();
+    assert.deepEqual(await h.view(() => window.view.restored), saved, "restored after the iframe reload");
+    assert.equal(await h.host(() => window.host.inits), 2);
+
+    // Saves are not echoed in host-context-changed, even when the Host passes viewState.
+    await h.host(() => window.host.setHostContext({ theme: "dark", displayMode: "inline", platform: "web", viewState: { echoed: true } }));
+    await h.frame.waitForFunction(() => window.view.contextChanges.length === 1);
+    const changed = await h.view(() => window.view.contextChanges[0]);
+    assert.equal(changed.theme, "dark");
+    assert.equal(Object.hasOwn(changed, "viewState"), false, JSON.stringify(changed));
+
+    // A reload of the Host page: a new bridge reads the store (localStorage) again.
+    await h.page.reload();
+    const frame2 = await (await h.page.waitForSelector("iframe")).contentFrame();
+    await frame2.waitForFunction(() => window.view?.ready === true);
+    assert.deepEqual(await frame2.evaluate(() => window.view.restored), saved, "restored after the Host page reload");
+    assert.equal(await h.page.evaluate(() => window.host.storage.loads), 1);
+  });
+
+  test("a Host without the capability never receives a save: the View sends nothing", async (t) => {
+    for (const mode of ["off", "unreadable"]) {
+      const h = await openHost(t, `?viewstate=${mode}&call=none-${mode}`);
+      const raw = await h.view(() => window.view.rawInitializeResult);
+      assert.equal(raw.hostCapabilities.viewState, undefined, mode);
+      assert.equal(Object.hasOwn(raw.hostContext, "viewState"), false, `${mode}: no hostContext.viewState either`);
+      assert.equal(await h.view(() => window.view.supported), false, mode);
+      assert.deepEqual(await h.view(() => window.view.save({ tab: "details" })), { ok: true, value: false }, `${mode}: nothing sent`);
+      assert.deepEqual(await h.view(() => window.view.save(null)), { ok: true, value: false });
+      // The View adopts tokens but must not try to persist them either.
+      await h.host((r) => window.host.sendToolResult(r), toolResult(await mintView({ n: 1 }, { ttlSeconds: 600 })));
+      await h.frame.waitForFunction(() => window.view.results.length === 1);
+      assert.equal(await h.view(() => window.view.saves.length), 0);
+      // Everything the View posted before this round trip has reached the Host.
+      assert.equal((await h.view(() => window.view.probe())).ok, true);
+      const methods = await h.host(() => window.host.inbound.map((m) => m.method));
+      assert.ok(methods.includes("tools/call"), methods.join());
+      assert.equal(await h.host(() => window.host.setViewStateRequests), 0, `${mode}: ${methods.join()}`);
+      assert.deepEqual(await h.host(() => window.host.storage.saves), []);
+      if (mode === "unreadable") {
+        // A View that sends anyway cannot overwrite state the Host has not read.
+        const forced = await h.view(() => window.view.forceSave({ x: 1 }));
+        assert.equal(forced.code, -32603, JSON.stringify(forced));
+        assert.deepEqual(await h.host(() => window.host.storage.saves), []);
+      }
+    }
+  });
+
+  test("an oversize save is refused with -32602 and the last state is kept", async (t) => {
+    const h = await openHost(t, "?maxBytes=256&call=oversize");
+    assert.equal(await h.view(() => window.view.maxBytes), 256);
+    const kept = { tab: "summary", page: 3 };
+    assert.deepEqual(await h.view((s) => window.view.save(s), kept), { ok: true, value: true });
+
+    const big = { blob: "é".repeat(200) }; // 211 characters of JSON, 411 bytes
+    // Through the helper: refused in the View, never sent.
+    const local = await h.view((s) => window.view.save(s), big);
+    assert.equal(local.ok, false);
+    assert.equal(local.name, "ViewStateError");
+    assert.equal(local.code, -32602);
+    assert.match(local.message, /411 bytes.*256/);
+    assert.equal(await h.host(() => window.host.setViewStateRequests), 1, "the oversize state was not sent");
+    // Sent anyway, bypassing the View's check: the Host refuses it.
+    const remote = await h.view((s) => window.view.forceSave(s), big);
+    assert.equal(remote.ok, false);
+    assert.equal(remote.code, -32602, JSON.stringify(remote));
+    assert.match(remote.message, /411 bytes/);
+    for (const notAnObject of [[1, 2], "text", 5]) {
+      const r = await h.view((s) => window.view.forceSave(s), notAnObject);
+      assert.equal(r.code, -32602, JSON.stringify(r));
+    }
+    assert.equal((await h.view(() => window.view.forceSave(undefined))).code, -32602, "state missing");
+    // A failing store: -32603, last state kept.
+    await h.host(() => window.host.failNextSave("quota exceeded"));
+    const failed = await h.view(() => window.view.save({ tab: "other" }));
+    assert.equal(failed.code, -32603, JSON.stringify(failed));
+    assert.deepEqual(await h.view(() => window.view.state), kept, "the View's own record is unchanged");
+
+    assert.deepEqual(await h.host(() => window.host.storage.saves), [kept, { tab: "other" }], "the store never saw a refused state");
+    assert.deepEqual(await h.host(() => window.host.stored()), kept);
+    assert.deepEqual(await h.host(() => window.host.bridge.viewState), kept);
+    await h.reloadView();
+    assert.deepEqual(await h.view(() => window.view.restored), kept, "the next render restores the last good state");
+  });
+
+  test("the freshest token from ui/notifications/tool-result is adopted", async (t) => {
+    const h = await openHost(t, "?call=tokens");
+    const now = Date.now();
+    const newer = await mintView({ move: 2 }, { ttlSeconds: 600, nowMs: now });
+    const older = await mintView({ move: 1 }, { ttlSeconds: 60, nowMs: now });
+    const exp = (tok) => JSON.parse(Buffer.from(tok.split(".")[1], "base64url")).exp;
+    assert.ok(exp(newer) > exp(older));
+
+    await h.host((r) => window.host.sendToolResult(r), toolResult(newer, "newer"));
+    await h.frame.waitForFunction(() => window.view.results.length === 1);
+    assert.equal(await h.view(() => window.view.token), newer);
+    await h.host((r) => window.host.sendToolResult(r), toolResult(older, "older"));
+    await h.frame.waitForFunction(() => window.view.results.length === 2);
+    assert.equal(await h.view(() => window.view.token), newer, "the later result had an older token: the View kept the newer one");
+    await h.host((r) => window.host.sendToolResult(r), toolResult(undefined, "no token"));
+    await h.host((r) => window.host.sendToolResult(r), toolResult("not-a-sealed-token", "junk"));
+    await h.frame.waitForFunction(() => window.view.results.length === 4);
+    assert.equal(await h.view(() => window.view.token), newer);
+    assert.equal(await h.view(() => window.view.tokenExp), exp(newer));
+    // The results reached the View with _meta intact, as CallToolResults.
+    assert.equal(await h.view((k) => window.view.results[1]._meta[k], STATE_META_KEY), older);
+
+    // The View persisted the adopted token (once: the older one changed nothing).
+    const saves = await h.view(() => window.view.settleSaves());
+    assert.deepEqual(saves, [{ ok: true, value: true }]);
+    assert.deepEqual(await h.host(() => window.host.stored()), { token: newer });
+    await h.reloadView();
+    assert.equal(await h.view(() => window.view.token), newer, "the remounted View starts from the saved token");
+    // A result refusing the token (ng-mcp-ui's message) is recognized as expiry.
+    await h.host((r) => window.host.sendToolResult(r), { isError: true, content: [{ type: "text", text: "ng-mcp-ui: sealed state is invalid or expired" }] });
+    await h.frame.waitForFunction(() => window.view.results.length === 1);
+    assert.equal(await h.view(() => window.view.expired), true);
+    assert.equal(await h.view(() => window.view.token), newer);
+  });
+
+  test("reload during an in-flight save: the new document sees that save and gets no stale response", async (t) => {
+    const h = await openHost(t, "?call=guard");
+    await h.host(() => window.host.holdSaves());
+    await h.view(() => {
+      window.view.save({ gen: "old" }); // not awaited: the document goes away
+    });
+    await h.page.waitForFunction(() => window.host.storage.saves.length === 1);
+    await h.reloadView({ wait: false });
+    // The new document's ui/initialize waits for the held save.
+    await h.page.waitForFunction(() => window.host.inbound.filter((m) => m.method === "ui/initialize").length === 2);
+    await h.host(() => window.host.releaseSaves());
+    await h.frame.waitForFunction(() => window.view?.ready === true && window.view.restored !== null);
+    assert.deepEqual(await h.view(() => window.view.restored), { gen: "old" });
+
+    // Its own save (same request id as the old document's) is answered only once stored.
+    await h.host(() => window.host.holdSaves());
+    await h.view(() => {
+      window.pending = window.view.save({ gen: "new" }).then((r) => (window.pendingOutcome = r));
+    });
+    await h.page.waitForFunction(() => window.host.storage.saves.length === 2);
+    assert.equal((await h.view(() => window.view.probe())).ok, true);
+    assert.equal(await h.view(() => window.pendingOutcome), undefined, "no stale response from the old document's save");
+    await h.host(() => window.host.releaseSaves());
+    assert.deepEqual(await h.view(() => window.pending), { ok: true, value: true });
+    assert.deepEqual(await h.host(() => window.host.stored()), { gen: "new" });
+  });
+
+  test("reload during another in-flight request: its late answer never reaches the new document", async (t) => {
+    const h = await openHost(t, "?call=guard-calls");
+    await h.host(() => window.host.holdCalls());
+    await h.view(() => {
+      window.view.callTool("slow"); // not awaited: the document goes away
+    });
+    await h.page.waitForFunction(() => window.host.calls === 1);
+    await h.reloadView();
+    await h.view(() => {
+      window.answer = window.view.callTool("slow");
+    });
+    await h.page.waitForFunction(() => window.host.calls === 2);
+    const ids = await h.host(() => window.host.inbound.filter((m) => m.method === "tools/call").map((m) => m.id));
+    assert.equal(ids[0], ids[1], "both documents numbered their call the same (the hazard)");
+    await h.host(() => window.host.releaseCalls()); // the old document's call is answered first
+    assert.deepEqual(await h.view(() => window.answer), { ok: true, value: "pong slow #2" });
+  });
+});
+
+test("www/lib/importmap.js maps exactly the bare imports the Host and View need, to files that exist", async () => {
+  const sandbox = {};
+  runInNewContext(readFileSync(join(REPO_ROOT, "www/lib/importmap.js"), "utf8"), sandbox);
+  const { imports } = sandbox.MCP_SEALED_STATE_IMPORT_MAP;
+  const esbuild = require("esbuild");
+  const needed = new Map();
+  for (const entry of ["www/lib/view-state-host.js", "www/lib/view-state-view.js"]) {
+    const { metafile } = await esbuild.build({
+      entryPoints: [join(REPO_ROOT, entry)],
+      bundle: true,
+      write: false,
+      format: "esm",
+      platform: "browser",
+      metafile: true,
+      logLevel: "silent",
+      absWorkingDir: REPO_ROOT,
+      nodePaths: [join(REPO_ROOT, "js/node_modules")],
+      external: ["mcp-sealed-state/widget", "@modelcontextprotocol/ext-apps"],
+    });
+    for (const input of Object.values(metafile.inputs)) {
+      for (const imp of input.imports) {
+        if (imp.original && !imp.original.startsWith(".") && !imp.original.startsWith("/")) needed.set(imp.original, imp.external ? null : imp.path);
+      }
+    }
+  }
+  for (const [specifier, path] of needed) {
+    assert.ok(imports[specifier], `import map lacks ${specifier}`);
+    if (path) assert.equal(join(REPO_ROOT, path), join(REPO_ROOT, "js/node_modules", imports[specifier].slice("/node_modules/".length)), specifier);
+  }
+  for (const [specifier, url] of Object.entries(imports)) {
+    const [prefix, dir] = Object.entries({ ...DEFAULT_MOUNTS, "/pkg/": PACKED }).find(([p]) => url.startsWith(p));
+    const file = join(dir.startsWith("/") ? dir : join(REPO_ROOT, dir), url.slice(prefix.length));
+    assert.ok(existsSync(file), `${specifier} -> ${url}: ${file} is missing`);
+  }
+});
