@@ -336,12 +336,15 @@ fn all_chars() -> Vec<char> {
         .collect()
 }
 
+/// Whether a (tampered) token opens, with the sample's codec and options.
+type Opener = Box<dyn Fn(&str) -> bool>;
+
 #[test]
 fn tamper_every_position_of_sample_tokens() {
     let chars = all_chars();
     let c = codec();
     let rotating = codec_with(vec![KEY2, KEY], 600);
-    let mut samples: Vec<(String, Box<dyn Fn(&str) -> bool>)> = Vec::new();
+    let mut samples: Vec<(String, Opener)> = Vec::new();
     for (payload, bind) in [
         ("{\"board\":[0,0,0,0,0,0,0,0,0],\"turn\":1}", None),
         ("null", Some("alice")),
