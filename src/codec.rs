@@ -11,7 +11,7 @@ use crate::envelope::{self, Inner, Opened as Purposed};
 use crate::error::{Reason, SealedStateError};
 use crate::json;
 use crate::keys::{HmacSha256, KeyError, Keys};
-use crate::reader::{decode_body, floor_seconds, offset_in};
+use crate::reader::{floor_seconds, offset_in};
 use crate::wire;
 
 /// Default token lifetime, seconds.
@@ -288,8 +288,15 @@ impl Codec {
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<Opened, SealedStateError> {
-        // 1. shape and size, before any hashing
-        let parts = wire::split(token, self.max_token_bytes)?;
+        // 1. shape and size, before any hashing. The body's alphabet is judged
+        // while decoding it, in one pass; a body that is all alphabet but has an
+        // impossible length or non-canonical bits stays for step 3, after the
+        // MAC, as it always was.
+        let parts = wire::split_unscanned(token, self.max_token_bytes)?;
+        let decoded = match wire::decode_classified(parts.body) {
+            Err(wire::DecodeError::Alphabet) => return Err(Reason::Malformed.into()),
+            other => other.ok(),
+        };
         let mac_bytes = wire::decode_exact::<{ wire::MAC_BYTES }>(parts.mac).ok_or(Reason::Mac)?;
         // 2. MAC, constant time, against each key; bind with the one that matched
         let key = self
@@ -304,7 +311,9 @@ impl Codec {
             })
             .ok_or(Reason::Mac)?;
         // 3. body
-        let body = decode_body(parts.body).ok_or(Reason::Malformed)?;
+        let body = decoded
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .ok_or(Reason::Malformed)?;
         // Parsing the envelope validates all of it, payload included.
         let env = envelope::parse(&body).ok_or(Reason::Malformed)?;
         // 4. expiry

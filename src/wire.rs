@@ -76,14 +76,51 @@ pub fn split(token: &str, max_bytes: usize) -> Result<Parts<'_>, Reason> {
     Ok(Parts { signed, body, mac })
 }
 
+/// [`split`] without the scan of the body, for the codec, which decodes the
+/// body at once with [`decode_classified`] and so judges its alphabet in the
+/// same pass (one pass over the body instead of three). The same tokens
+/// pass: it takes the last '.', where `split` takes the first, and a second
+/// '.' is then in the body, whose alphabet refuses it. (Kept apart from
+/// `split` so the widget build, which has no codec, stays as small.)
+#[cfg(feature = "edge")]
+pub fn split_unscanned(token: &str, max_bytes: usize) -> Result<Parts<'_>, Reason> {
+    if token.len() > max_bytes {
+        return Err(Reason::Malformed);
+    }
+    let rest = token.strip_prefix(PREFIX).ok_or(Reason::Malformed)?;
+    let dot = rest
+        .bytes()
+        .rposition(|c| c == b'.')
+        .ok_or(Reason::Malformed)?;
+    let body = rest.get(..dot).ok_or(Reason::Malformed)?;
+    let mac = rest.get(dot + 1..).ok_or(Reason::Malformed)?;
+    if body.is_empty() || mac.is_empty() || !mac.bytes().all(is_b64url) {
+        return Err(Reason::Malformed);
+    }
+    let signed = token
+        .get(..PREFIX.len() + body.len())
+        .ok_or(Reason::Malformed)?;
+    Ok(Parts { signed, body, mac })
+}
+
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-/// Strict unpadded base64url decode, appended to `out`; `None` on any
+/// Why a strict decode failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// A character outside the base64url alphabet (padding, '.', whitespace, ...).
+    Alphabet,
+    /// All in the alphabet, but an impossible length or non-zero unused bits
+    /// in the last character (non-canonical).
+    Shape,
+}
+
+/// Strict unpadded base64url decode, appended to `out`; an error on any
 /// deviation: a character outside the alphabet (padding included), an
 /// impossible length, or non-zero unused bits in the last character
 /// (non-canonical). Hand-written rather than the `base64` crate: it is a
 /// quarter of the size, and the widget build is budgeted in bytes.
-fn decode_into(s: &str, out: &mut Vec<u8>) -> Option<()> {
+fn decode_into(s: &str, out: &mut Vec<u8>) -> Result<(), DecodeError> {
     let b = s.as_bytes();
     let mut chunks = b.chunks_exact(4);
     // Invalid characters are collected in one OR (a valid sextet is < 64)
@@ -102,22 +139,39 @@ fn decode_into(s: &str, out: &mut Vec<u8>) -> Option<()> {
     }
     let rest = chunks.remainder();
     let n = quad(rest);
-    match rest.len() {
-        0 => {}
+    let shaped = match rest.len() {
+        0 => true,
         // 2 chars: 12 bits, 1 byte; the low 4 bits must be zero (canonical).
-        2 if n & 0xf == 0 => out.push((n >> 4) as u8),
+        2 if n & 0xf == 0 => {
+            out.push((n >> 4) as u8);
+            true
+        }
         // 3 chars: 18 bits, 2 bytes; the low 2 bits must be zero.
-        3 if n & 0x3 == 0 => out.extend_from_slice(&[(n >> 10) as u8, (n >> 2) as u8]),
-        _ => return None,
+        3 if n & 0x3 == 0 => {
+            out.extend_from_slice(&[(n >> 10) as u8, (n >> 2) as u8]);
+            true
+        }
+        _ => false,
+    };
+    if seen >= 64 {
+        Err(DecodeError::Alphabet)
+    } else if !shaped {
+        Err(DecodeError::Shape)
+    } else {
+        Ok(())
     }
-    (seen < 64).then_some(())
 }
 
 /// Strict unpadded base64url decode; `None` on any deviation.
 pub fn decode(s: &str) -> Option<Vec<u8>> {
+    decode_classified(s).ok()
+}
+
+/// Strict unpadded base64url decode, saying why it failed.
+pub fn decode_classified(s: &str) -> Result<Vec<u8>, DecodeError> {
     let mut out = Vec::with_capacity(s.len() / 4 * 3 + 2);
     decode_into(s, &mut out)?;
-    Some(out)
+    Ok(out)
 }
 
 /// Decode exactly `N` bytes (MACs, bind tags).
@@ -294,6 +348,17 @@ mod against_the_base64_crate {
         #[test]
         fn decode_agrees_on_alphabet_strings(s in "[A-Za-z0-9_-]{0,64}") {
             prop_assert_eq!(decode(&s), URL_SAFE_NO_PAD.decode(&s).ok());
+        }
+
+        // The codec's one-pass shape check refuses exactly what `split` refuses.
+        #[cfg(feature = "edge")]
+        #[test]
+        fn split_unscanned_agrees_with_split(s in "(v1\\.)?[A-Da-d0-3_.=+ -]{0,24}") {
+            let one_pass = split_unscanned(&s, 64).and_then(|p| match decode_classified(p.body) {
+                Err(DecodeError::Alphabet) => Err(Reason::Malformed),
+                _ => Ok(p),
+            });
+            prop_assert_eq!(one_pass, split(&s, 64));
         }
 
         // Past the 768-byte pieces of `encode_into` and into the byte builder.
