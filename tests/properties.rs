@@ -6,7 +6,7 @@
 //!   position of a sample of tokens is refused (100% of positions);
 //! - wrong key, wrong purpose, wrong tool, bind drift in both directions:
 //!   always refused, with the expected reason.
-#![cfg(feature = "edge")]
+#![cfg(all(feature = "edge", not(target_arch = "wasm32")))]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
