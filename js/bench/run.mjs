@@ -1,0 +1,91 @@
+// `npm --prefix js run bench`: builds both wasm files, packs the npm package,
+// installs the tarball into js/out/consumer and benchmarks THAT (speed, sizes,
+// cold start) against @modelcontextprotocol/server's codec, node:crypto and
+// jose. Prints the tables and writes them to js/bench/RESULTS.md.
+//
+//   node js/bench/run.mjs [--no-build] [--only=speed,sizes,node,workerd,chromium]
+//
+// --no-build benchmarks the package already installed in js/out/consumer.
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const JS = join(BENCH, "..");
+const ROOT = join(JS, "..");
+
+const args = process.argv.slice(2);
+const noBuild = args.includes("--no-build");
+const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const want = (part) => !only || only.includes(part);
+const log = (...xs) => console.error(...xs);
+
+const started = performance.now();
+if (!process.version.startsWith("v20.")) log(`note: the issue asks for Node 20; this is ${process.version}`);
+
+if (!noBuild) {
+  log("== build (npm --prefix js run build) and pack (node js/pack.mjs)");
+  execFileSync("npm", ["--prefix", JS, "run", "-s", "build"], { cwd: ROOT, stdio: ["ignore", 2, 2] });
+  execFileSync(process.execPath, [join(JS, "pack.mjs")], { cwd: ROOT, stdio: ["ignore", 2, 2] });
+}
+
+// Imported after the pack: support.mjs refuses to load without the consumer install.
+const { PAYLOADS } = await import("./payloads.mjs");
+const { makeCodecs, checkInterop } = await import("./codecs.mjs");
+const { measureSpeed, measureHash } = await import("./speed.mjs");
+const { measureSizes } = await import("./sizes.mjs");
+const { machine, load, withRatios, targets, markdown } = await import("./report.mjs");
+const loadAtStart = load();
+
+const codecs = await makeCodecs();
+let checks = 0;
+log("== interop checks");
+for (const p of PAYLOADS) checks += await checkInterop(codecs, p.value);
+log(`  ${checks} checks passed`);
+
+let results = [];
+let hash;
+if (want("speed")) {
+  log("== speed");
+  results = withRatios(await measureSpeed(codecs, PAYLOADS, log));
+  hash = await measureHash(codecs, PAYLOADS);
+}
+
+const sizes = want("sizes") ? measureSizes() : undefined;
+
+const cold = {};
+if (want("node")) {
+  log("== cold start: Node");
+  cold.node = (await import("./cold-node.mjs")).coldNode(log);
+}
+if (want("workerd")) {
+  log("== cold start: workerd");
+  cold.workerd = await (await import("./cold-workerd.mjs")).coldWorkerd(log);
+}
+if (want("chromium")) {
+  log("== cold start: Chromium");
+  cold.chromium = await (await import("./cold-chromium.mjs")).coldChromium(log, sizes);
+}
+
+const elapsedS = (performance.now() - started) / 1000;
+const md = markdown({
+  results,
+  hash,
+  sizes,
+  cold,
+  targetRows: targets({ results, sizes, cold }),
+  machineLine: machine(),
+  loadLine: `1-minute load average ${loadAtStart.toFixed(2)} at the start, ${load().toFixed(2)} at the end (on ${(await import("node:os")).cpus().length} cores; other work on the machine skews the figures)`,
+  checks,
+  command: `npm --prefix js run bench${args.length ? ` -- ${args.join(" ")}` : ""}`,
+  elapsedS,
+  payloads: PAYLOADS,
+});
+console.log(md);
+if (!only) {
+  writeFileSync(join(BENCH, "RESULTS.md"), md);
+  log(`wrote ${join(BENCH, "RESULTS.md")}`);
+} else {
+  log("(--only: RESULTS.md not rewritten)");
+}
