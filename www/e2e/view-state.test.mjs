@@ -30,14 +30,16 @@ const CHROMIUM_ARGS = [
 
 let server;
 let browser;
+let context; // one for the suite, so the HTTP cache serves the module graph after the first page
 
 before(async () => {
   if (!existsSync(join(PACKED, "widget/browser.js"))) {
     throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
   }
-  server = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED } });
+  server = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED }, cacheControl: "max-age=600" });
   const { chromium } = require("playwright-core");
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  context = await browser.newContext();
 });
 
 after(async () => {
@@ -65,19 +67,19 @@ const toolResult = (token, text = "ok") => ({
 });
 
 /**
- * A fresh browser context (own localStorage) with the Host page; resolves once
- * the View has connected. Fails the test on any page error or console error.
+ * A new page with the Host (each test keys its stored state by its own `call`
+ * id); resolves once the View has connected. Fails the test on any page error,
+ * console error or failed request.
  */
-async function openHost(t, query = "", context) {
-  const ctx = context ?? (await browser.newContext());
-  const page = await ctx.newPage();
+async function openHost(t, query = "") {
+  const page = await context.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
   page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
   page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
   t.after(async () => {
-    if (!context) await ctx.close();
+    await page.close();
     assert.deepEqual(problems, [], "no page errors, console errors or failed requests");
   });
   let frame;
@@ -90,7 +92,6 @@ async function openHost(t, query = "", context) {
     throw error;
   }
   return {
-    ctx,
     page,
     frame,
     host: (fn, arg) => page.evaluate(fn, arg),
