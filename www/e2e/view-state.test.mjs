@@ -207,6 +207,7 @@ describe("ext-apps 2.0.4 View <-> AppBridge Host with ui/set-view-state, in Chro
     assert.deepEqual(await h.host(() => window.host.storage.saves), [kept, { tab: "other" }], "the store never saw a refused state");
     assert.deepEqual(await h.host(() => window.host.stored()), kept);
     assert.deepEqual(await h.host(() => window.host.bridge.viewState), kept);
+    assert.deepEqual(await h.host(() => window.host.savedEvents), [kept], "onviewstatesaved: successful saves only");
     await h.reloadView();
     assert.deepEqual(await h.view(() => window.view.restored), kept, "the next render restores the last good state");
   });
@@ -244,6 +245,23 @@ describe("ext-apps 2.0.4 View <-> AppBridge Host with ui/set-view-state, in Chro
     await h.frame.waitForFunction(() => window.view.results.length === 1);
     assert.equal(await h.view(() => window.view.expired), true);
     assert.equal(await h.view(() => window.view.token), newer);
+  });
+
+  test("saves through the bridge are stored one at a time and coalesced", async (t) => {
+    const h = await openHost(t, "?call=coalesce");
+    await h.host(() => window.host.holdSaves());
+    await h.view(() => {
+      window.outcomes = [1, 2, 3, 4].map((n) => window.view.save({ n }));
+    });
+    await h.page.waitForFunction(() => window.host.storage.saves.length === 1);
+    // Everything posted before the probe has reached the Host: 2, 3, 4 are queued behind 1.
+    assert.equal((await h.view(() => window.view.probe())).ok, true);
+    assert.equal(await h.host(() => window.host.setViewStateRequests), 4);
+    await h.host(() => window.host.releaseSaves());
+    assert.deepEqual(await h.view(() => Promise.all(window.outcomes)), Array(4).fill({ ok: true, value: true }));
+    assert.deepEqual(await h.host(() => window.host.storage.saves), [{ n: 1 }, { n: 4 }], "only the first and the newest were stored");
+    assert.deepEqual(await h.host(() => window.host.savedEvents), [{ n: 1 }, { n: 4 }]);
+    assert.deepEqual(await h.view(() => window.view.state), { n: 4 });
   });
 
   test("reload during an in-flight save: the new document sees that save and gets no stale response", async (t) => {

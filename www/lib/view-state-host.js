@@ -81,6 +81,7 @@ export class ViewStateAppBridge extends AppBridge {
   #renders = 0;
   /** Settle-only promises of the saves in progress. */
   #inflight = new Set();
+  #notified = undefined;
 
   /** Called with the state after each successful save (for a Host's UI or logs). */
   onviewstatesaved = undefined;
@@ -188,7 +189,11 @@ export class ViewStateAppBridge extends AppBridge {
     this.#inflight.add(settled);
     settled.then(() => this.#inflight.delete(settled));
     await saving; // rejects with ViewStateError: its `code` becomes the JSON-RPC error code
-    this.onviewstatesaved?.(this.#queue.lastSaved);
+    const saved = this.#queue.lastSaved;
+    if (saved !== this.#notified) {
+      this.#notified = saved; // once per stored state, not once per coalesced request
+      this.onviewstatesaved?.(saved);
+    }
     return {};
   }
 }
