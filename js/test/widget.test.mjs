@@ -672,6 +672,37 @@ for (const entry of ["/widget", "/edge"]) {
         assert.throws(() => new ViewStateSaveQueue(async () => {}, { maxBytes: 100, initial: [1] }), (e) => e.code === -32602);
       });
 
+      test("lastSaved is a copy: mutating it (or the store's argument) changes nothing kept", async () => {
+        const { store, calls } = manualStore();
+        const q = new ViewStateSaveQueue(store, { maxBytes: 1000 });
+        const saved = q.save({ n: "A", list: [1] });
+        calls[0].state.list.push(99); // the store got its own copy
+        calls[0].resolve();
+        await saved;
+        q.lastSaved.list.push(2);
+        assert.deepEqual(q.lastSaved, { n: "A", list: [1] });
+      });
+
+      test("idle() resolves only once the running save and the coalesced one behind it are done", async () => {
+        const { store, calls } = manualStore();
+        const q = new ViewStateSaveQueue(store, { maxBytes: 1000 });
+        const idleBefore = track(q.idle());
+        await tick();
+        assert.equal(idleBefore.settled, true, "idle right away when nothing runs");
+        track(q.save({ n: "A" }));
+        const b = track(q.save({ n: "B" }));
+        const idle = track(q.idle());
+        calls[0].resolve();
+        await tick();
+        assert.equal(calls.length, 2, "B is being stored");
+        assert.equal(idle.settled, false, "not idle while B is stored");
+        calls[1].reject(new Error("disk full"));
+        await tick();
+        assert.equal(idle.settled, true);
+        assert.equal(b.error?.code, -32603);
+        assert.deepEqual(q.lastSaved, { n: "A" });
+      });
+
       test("one save: stored at once; settles with the store; lastSaved follows", async () => {
         const { store, calls } = manualStore();
         const q = new ViewStateSaveQueue(store, { maxBytes: 1000 });

@@ -159,46 +159,50 @@ export function setViewStateRequest(id, state) {
 export class ViewStateSaveQueue {
   #store;
   #maxBytes;
-  #last;
+  #lastJson; // kept as text so no caller can change what was stored
   #running = false;
   #pending = null;
+  #idle = [];
 
   constructor(store, opts) {
     if (typeof store !== "function") throw new TypeError("store must be a function returning a promise");
     if (!isValidMaxBytes(Number(opts?.maxBytes))) throw new RangeError("opts.maxBytes must be a positive integer");
     this.#store = store;
     this.#maxBytes = opts.maxBytes;
-    const initial = opts.initial ?? null;
     // No size limit for what the Host already holds (stateJson refuses a non-integer maxBytes such as Infinity).
-    this.#last = initial === null ? null : JSON.parse(stateJson(initial, Number.MAX_SAFE_INTEGER));
+    this.#lastJson = stateJson(opts.initial ?? null, Number.MAX_SAFE_INTEGER);
   }
 
   get maxBytes() {
     return this.#maxBytes;
   }
 
-  /** The last state stored successfully (or `opts.initial`), for the next ui/initialize. */
+  /** A copy of the last state stored successfully (or `opts.initial`), for the next ui/initialize. */
   get lastSaved() {
-    return this.#last;
+    return JSON.parse(this.#lastJson);
+  }
+
+  /** Resolves once no save is being stored or waiting (e.g. before reading the store for a new render). */
+  idle() {
+    return this.#running ? new Promise((resolve) => this.#idle.push(resolve)) : Promise.resolve();
   }
 
   save(state) {
-    let snapshot;
+    let json;
     try {
-      const json = stateJson(state, this.#maxBytes);
-      snapshot = JSON.parse(json); // a copy: later changes by the caller are not stored
+      json = stateJson(state, this.#maxBytes); // a snapshot: later changes by the caller are not stored
     } catch (e) {
       return Promise.reject(e instanceof ViewStateError ? e : new ViewStateError(VIEW_STATE_ERRORS.INVALID_PARAMS, e.message));
     }
     return new Promise((resolve, reject) => {
       const waiter = { resolve, reject };
       if (this.#pending) {
-        this.#pending.state = snapshot;
+        this.#pending.json = json;
         this.#pending.waiters.push(waiter);
       } else if (this.#running) {
-        this.#pending = { state: snapshot, waiters: [waiter] };
+        this.#pending = { json, waiters: [waiter] };
       } else {
-        this.#run({ state: snapshot, waiters: [waiter] });
+        this.#run({ json, waiters: [waiter] });
       }
     });
   }
@@ -207,15 +211,16 @@ export class ViewStateSaveQueue {
     this.#running = true;
     let failure = null;
     try {
-      await this.#store(batch.state);
-      this.#last = batch.state;
+      await this.#store(JSON.parse(batch.json));
+      this.#lastJson = batch.json;
     } catch (e) {
       failure = new ViewStateError(VIEW_STATE_ERRORS.INTERNAL_ERROR, `view state could not be stored now (${e?.message ?? e})`);
     }
     for (const w of batch.waiters) failure ? w.reject(failure) : w.resolve();
     const next = this.#pending;
     this.#pending = null;
-    if (next) this.#run(next);
-    else this.#running = false;
+    if (next) return this.#run(next);
+    this.#running = false;
+    for (const resolve of this.#idle.splice(0)) resolve();
   }
 }

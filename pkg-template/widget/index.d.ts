@@ -15,7 +15,7 @@ export interface TokenView<T = unknown> {
 
 /** Decodes a token WITHOUT verifying anything. Throws SealedStateError("malformed") for anything but a v1 token. */
 export declare function readTokenUnverified<T = unknown>(token: string): TokenView<T>;
-/** Seconds until the token stops opening: > 0 while valid, <= 0 once expired. Unverified. */
+/** Seconds until the token stops opening: > 0 while valid, <= 0 once expired. Unverified. Throws a TypeError for a non-finite `nowMs`. */
 export declare function secondsLeft(token: string, nowMs?: number): number;
 /**
  * The token to keep after a tool result (a CallToolResult, the params of
@@ -64,7 +64,9 @@ export declare class ViewStateSaveQueue {
   );
   /** Rejects with ViewStateError: code -32602 (never as given) or -32603 (store failed). */
   save(state: unknown): Promise<void>;
-  /** The last state stored (or `opts.initial`), for the next ui/initialize. */
+  /** A copy of the last state stored (or `opts.initial`), for the next ui/initialize. */
   readonly lastSaved: Record<string, unknown> | null;
+  /** Resolves once no save is being stored or waiting. */
+  idle(): Promise<void>;
   readonly maxBytes: number;
 }
