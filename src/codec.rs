@@ -182,7 +182,7 @@ impl Codec {
         now_ms: f64,
     ) -> Result<String, ConfigError> {
         checked(payload_json)?;
-        Ok(self.seal_unchecked(
+        self.fits(self.seal_unchecked(
             Inner::RequestState {
                 payload: payload_json,
                 tool,

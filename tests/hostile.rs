@@ -1065,3 +1065,40 @@ fn row70_codec_errors_never_name_the_step() {
         assert!(format!("{e:?}").contains(&format!("{:?}", e.reason())));
     }
 }
+
+// ---- regressions found by fuzzing (not rows of the table) -----------------
+
+/// fuzz/artifacts/open_verify/crash-97a77f5f…: `seal_request_state_at` made a
+/// token over `max_token_bytes` (here through a long tool name), which the same
+/// codec then refused to open, where `seal_at` and `mint_at` already refused to
+/// make one. Now all three refuse it when sealing.
+#[test]
+fn regression_seal_request_state_refuses_a_token_over_the_limit() {
+    use mcp_sealed_state::ConfigError;
+    let c = codec_with(vec![KEY], 0, 3000);
+    let tool = "\0".repeat(400); // each NUL is written as \u0000: 2,400 bytes of JSON
+    let sealed = c.seal_request_state_at("1", &tool, None, NOW_MS);
+    match sealed {
+        Err(ConfigError::TokenTooLarge { bytes, max_bytes }) => {
+            assert!(bytes > 3000 && max_bytes == 3000)
+        }
+        other => panic!("expected TokenTooLarge, got {other:?}"),
+    }
+    // The same limit, the same answer, for every way of sealing.
+    let big = format!("\"{}\"", "x".repeat(3000));
+    assert!(matches!(
+        c.seal_at(&big, None, NOW_MS),
+        Err(ConfigError::TokenTooLarge { .. })
+    ));
+    assert!(matches!(
+        c.mint_at(&big, None, NOW_MS),
+        Err(ConfigError::TokenTooLarge { .. })
+    ));
+    assert!(matches!(
+        c.seal_request_state_at(&big, "move", None, NOW_MS),
+        Err(ConfigError::TokenTooLarge { .. })
+    ));
+    // Under the limit it seals and opens again.
+    let t = c.seal_request_state_at("1", "\0", None, NOW_MS).unwrap();
+    assert_eq!(open_rs(&c, &t, "\0", None).unwrap(), "1");
+}
