@@ -73,7 +73,8 @@ let total = 0;
 for (const [target, files] of Object.entries(seeds)) {
   const dir = join(here, "corpus", target);
   mkdirSync(dir, { recursive: true });
-  for (const f of readdirSync(dir)) if (f.startsWith("seed-")) rmSync(join(dir, f));
+  // seed-regression-* are crash inputs kept by hand: leave them.
+  for (const f of readdirSync(dir)) if (f.startsWith("seed-") && !f.startsWith("seed-regression-")) rmSync(join(dir, f));
   for (const [name, bytes] of Object.entries(files)) {
     writeFileSync(join(dir, `seed-${name}`), bytes);
     total += bytes.length;
