@@ -80,8 +80,6 @@ export class ViewStateAppBridge extends AppBridge {
   #offered = false;
   #renders = 0;
   /** Settle-only promises of the saves in progress. */
-  #inflight = new Set();
-  #notified = undefined;
 
   /** Called with the state after each successful save (for a Host's UI or logs). */
   onviewstatesaved = undefined;
@@ -127,7 +125,7 @@ export class ViewStateAppBridge extends AppBridge {
 
   /** Resolves once no save is in progress (saves that arrive meanwhile are waited for too). */
   async whenViewStateSettled() {
-    while (this.#inflight.size > 0) await Promise.all([...this.#inflight]);
+    await this.#queue?.idle();
   }
 
   /** Never sends viewState in host-context-changed: saves are not echoed. */
@@ -161,7 +159,13 @@ export class ViewStateAppBridge extends AppBridge {
     try {
       const saved = await this.#storage.load();
       // `initial` refuses what is not an object or null (-32602): treated as unreadable.
-      this.#queue = new ViewStateSaveQueue((state) => this.#storage.save(state), { maxBytes: this.#maxBytes, initial: saved ?? null });
+      // The queue calls the store once per stored state (coalesced saves share
+      // one call), so that is where the Host hears of it.
+      const store = async (state) => {
+        await this.#storage.save(state);
+        this.onviewstatesaved?.(state);
+      };
+      this.#queue = new ViewStateSaveQueue(store, { maxBytes: this.#maxBytes, initial: saved ?? null });
       return this.#queue;
     } catch (error) {
       this.onviewstateunavailable?.(error);
@@ -181,19 +185,7 @@ export class ViewStateAppBridge extends AppBridge {
     if (!this.#offered || this.#queue === null) {
       throw new ViewStateError(VIEW_STATE_ERRORS.INTERNAL_ERROR, "view state is not available for this render (the Host did not advertise it)");
     }
-    const saving = this.#queue.save(state);
-    const settled = saving.then(
-      () => {},
-      () => {},
-    );
-    this.#inflight.add(settled);
-    settled.then(() => this.#inflight.delete(settled));
-    await saving; // rejects with ViewStateError: its `code` becomes the JSON-RPC error code
-    const saved = this.#queue.lastSaved;
-    if (saved !== this.#notified) {
-      this.#notified = saved; // once per stored state, not once per coalesced request
-      this.onviewstatesaved?.(saved);
-    }
+    await this.#queue.save(state); // rejects with ViewStateError: its `code` becomes the JSON-RPC error code
     return {};
   }
 }

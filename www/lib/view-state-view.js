@@ -146,6 +146,11 @@ export class ViewState {
  * `app.callServerTool()` calls; `offer(token)` a token from elsewhere (e.g. the
  * restored view state). `onchange(token, previous)` runs when the kept token
  * changes; `onexpired(result)` when a result is the server refusing the token.
+ *
+ * Expiry has whole-second resolution and a tie goes to the token offered last,
+ * so after a reload offer the restored token AFTER the Host's replayed tool
+ * result (a `start` and the moves after it often share a second): otherwise the
+ * replay of `start` replaces the restored game. www/game/game.js does that.
  */
 export function keepFreshestToken(app, { initial = null, onchange, onexpired } = {}) {
   let token = typeof initial === "string" ? initial : null;
