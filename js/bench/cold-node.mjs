@@ -44,6 +44,7 @@ print(json.dumps(out))
 export function coldNode(log) {
   const node = process.execPath;
   const scripts = {
+    empty: [CONSUMER, `// nothing: the cost of starting Node's ESM loader\n`],
     import: [CONSUMER, `import "mcp-sealed-state";\n`],
     seal: [CONSUMER, `import { StateCodec } from "mcp-sealed-state";\nnew StateCodec({ key: ${JSON.stringify(KEY)} }).seal(${SMALL});\n`],
     sdk: [JS, `import { createRequestStateCodec } from "@modelcontextprotocol/server";\nawait createRequestStateCodec({ key: ${JSON.stringify(KEY)} }).mint(${SMALL});\n`],
@@ -57,6 +58,7 @@ export function coldNode(log) {
   }
   const commands = [
     { label: "`node -e 0` (bare)", args: ["-e", "0"] },
+    { label: "an empty .mjs file (Node's ESM loader, no package)", args: [scripts.empty] },
     { label: "import mcp-sealed-state", args: [scripts.import] },
     { label: "import mcp-sealed-state + new StateCodec + seal once", args: [scripts.seal] },
     { label: "import @modelcontextprotocol/server + createRequestStateCodec + mint once", args: [scripts.sdk] },
@@ -99,7 +101,7 @@ export function coldNode(log) {
       c.cpuMedian = c.cpu ? median(c.cpu) : undefined;
     }
     for (const c of commands) log(`  ${c.label}: median ${c.median.toFixed(1)} ms, min ${c.min.toFixed(1)} ms, CPU ${c.cpuMedian?.toFixed(0)} ms`);
-    return { tool, runs: RUNS, commands, bare: commands[0], importOnly: commands[1], ours: commands[2], sdk: commands[3] };
+    return { tool, runs: RUNS, commands, bare: commands[0], esm: commands[1], importOnly: commands[2], ours: commands[3], sdk: commands[4] };
   } finally {
     for (const f of files) rmSync(f, { force: true });
   }

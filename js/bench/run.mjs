@@ -49,7 +49,7 @@ let hash;
 if (want("speed")) {
   log("== speed");
   results = withRatios(await measureSpeed(codecs, PAYLOADS, log));
-  hash = await measureHash(codecs, PAYLOADS);
+  hash = await measureHash(codecs);
 }
 
 const sizes = want("sizes") ? measureSizes() : undefined;
