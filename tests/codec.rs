@@ -196,8 +196,10 @@ fn sealing_refuses_a_token_the_codec_could_not_open() {
 fn keys_are_checked_at_construction() {
     let short = Codec::new(CodecOptions::with_keys(vec![vec![1u8; 31]])).unwrap_err();
     assert!(short.to_string().contains("at least 32 bytes"), "{short}");
-    let mut prod = CodecOptions::<Vec<u8>>::default();
-    prod.production = true;
+    let prod = CodecOptions::<Vec<u8>> {
+        production: true,
+        ..Default::default()
+    };
     assert!(Codec::new(prod)
         .unwrap_err()
         .to_string()
