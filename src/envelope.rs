@@ -62,9 +62,12 @@ pub struct Envelope<'a> {
 /// Find the members named `names` (unescaped key equality, as `JSON.parse`
 /// would see them). A repeated wanted key makes the object invalid: JS would
 /// silently keep the last one, and a token should have one reading only.
-fn pick<'a, const N: usize>(obj: &'a str, names: [&str; N]) -> Option<[Option<&'a str>; N]> {
+fn pick<'a, const N: usize>(
+    members: Vec<json::Member<'a>>,
+    names: [&str; N],
+) -> Option<[Option<&'a str>; N]> {
     let mut found = [None; N];
-    for m in json::object_members(obj)? {
+    for m in members {
         let key = if m.key.contains('\\') {
             std::borrow::Cow::Owned(json::unescape(m.key)?)
         } else {
@@ -85,7 +88,7 @@ fn pick<'a, const N: usize>(obj: &'a str, names: [&str; N]) -> Option<[Option<&'
 /// `None` means malformed. The whole body is validated as JSON on the way,
 /// so `p` is valid JSON text. Unknown members are ignored, as the SDK does.
 pub fn parse(body: &str) -> Option<Envelope<'_>> {
-    let [p, exp, b] = pick(body, ["p", "exp", "b"])?;
+    let [p, exp, b] = pick(json::object_members(body)?, ["p", "exp", "b"])?;
     Some(Envelope {
         p: p?,
         exp: json::parse_int(exp?)?,
@@ -102,13 +105,21 @@ pub enum Opened<'a> {
     RequestState { d: &'a str, tool: String },
 }
 
-/// Read the purpose envelope in a raw `p`. `None` when `p` is not one (a raw
-/// `mint` token, an unknown purpose, a missing `d` or `o`).
+/// Read the purpose envelope in a raw `p` taken from [`parse`], which has
+/// validated it already (so the payload is skipped, not scanned twice). `None`
+/// when `p` is not one (a raw `mint` token, an unknown purpose, a missing `d`
+/// or `o`).
 pub fn parse_inner(p: &str) -> Option<Opened<'_>> {
     if !p.starts_with('{') {
         return None;
     }
-    let [purpose, d, o] = pick(p, ["p", "d", "o"])?;
+    // The edge build skips the payload it has just validated; the widget build,
+    // budgeted in bytes and reading small tokens, validates it again instead.
+    #[cfg(feature = "edge")]
+    let members = json::valid_object_members(p)?;
+    #[cfg(not(feature = "edge"))]
+    let members = json::object_members(p)?;
+    let [purpose, d, o] = pick(members, ["p", "d", "o"])?;
     match json::unescape(purpose?)?.as_str() {
         "v" => Some(Opened::View { d: d? }),
         "r" => Some(Opened::RequestState {
