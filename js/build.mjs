@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFil
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import * as esbuild from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const wasmOpt = join(root, "js/node_modules/.bin/wasm-opt"); // npm binaryen@132; Debian's 108 breaks wasm-bindgen output
@@ -77,6 +78,37 @@ function assemble(version) {
   return pkg;
 }
 
+// Node loads every ES module file on its own (resolve, read, compile): the
+// entry's own modules bundled into one file cut the cost of `import` (measured
+// +19 ms -> +11 ms over bare node for import + first seal). common.js and the
+// wasm-bindgen glue stay separate modules, shared by every entry a program
+// imports: one SealedStateError class, and one wasm instance per build.
+async function bundleNodeEntries(pkg) {
+  const shared = [join(pkg, "common.js"), ...BUILDS.map(({ name }) => join(pkg, "wasm", `${name}.js`))];
+  const shareCommon = {
+    name: "share-common-and-wasm",
+    setup(build) {
+      build.onResolve({ filter: /\.js$/ }, (args) =>
+        shared.includes(join(args.resolveDir, args.path)) ? { path: args.path, external: true } : undefined,
+      );
+    },
+  };
+  for (const { name } of BUILDS) {
+    const entry = join(pkg, name, "node.js");
+    await esbuild.build({
+      entryPoints: [entry],
+      outfile: entry,
+      allowOverwrite: true,
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      target: "node18",
+      plugins: [shareCommon],
+      logLevel: "warning",
+    });
+  }
+}
+
 function cargoVersion() {
   const m = readFileSync(join(root, "Cargo.toml"), "utf8").match(/^version\s*=\s*"([^"]+)"/m);
   if (!m) throw new Error("no version in Cargo.toml");
@@ -90,6 +122,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     rows.push({ build: build.name, ...sizes(wasm) });
   }
   const pkg = assemble(cargoVersion());
+  await bundleNodeEntries(pkg);
   for (const r of rows) {
     console.log(`${r.build.padEnd(6)} .wasm  ${String(r.raw).padStart(7)} B raw  ${String(r.gzip).padStart(6)} B gzip -9  (${(r.gzip / 1024).toFixed(2)} KiB)`);
   }
