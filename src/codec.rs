@@ -169,8 +169,7 @@ impl Codec {
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<String, ConfigError> {
-        checked(payload_json)?;
-        self.fits(self.seal_unchecked(Inner::View(payload_json), bind, now_ms))
+        self.seal_checked(Inner::View(payload_json), bind, now_ms)
     }
 
     /// An MRTR requestState token for `tool` (`{"p":"r","d":payload,"o":tool}`).
@@ -181,15 +180,14 @@ impl Codec {
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<String, ConfigError> {
-        checked(payload_json)?;
-        self.fits(self.seal_unchecked(
+        self.seal_checked(
             Inner::RequestState {
                 payload: payload_json,
                 tool,
             },
             bind,
             now_ms,
-        ))
+        )
     }
 
     /// A raw v1 token with no purpose envelope, as the SDK's `mint` makes.
@@ -199,8 +197,23 @@ impl Codec {
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<String, ConfigError> {
-        checked(payload_json)?;
-        self.fits(self.seal_unchecked(Inner::Raw(payload_json), bind, now_ms))
+        self.seal_checked(Inner::Raw(payload_json), bind, now_ms)
+    }
+
+    /// Seal after checking that the payload is JSON text and that the token
+    /// will fit this codec's own size limit.
+    pub fn seal_checked(
+        &self,
+        inner: Inner<'_>,
+        bind: Option<&str>,
+        now_ms: f64,
+    ) -> Result<String, ConfigError> {
+        let (Inner::Raw(payload) | Inner::View(payload) | Inner::RequestState { payload, .. }) =
+            inner;
+        if !json::is_valid(payload) {
+            return Err(ConfigError::PayloadNotJson);
+        }
+        self.fits(self.seal_unchecked(inner, bind, now_ms))
     }
 
     /// A token this codec could not open again is refused when it is made.
@@ -393,14 +406,6 @@ impl Codec {
     /// [`Codec::verify_at`] at the system clock.
     pub fn verify(&self, token: &str, bind: Option<&str>) -> Result<Opened, SealedStateError> {
         self.verify_at(token, bind, Self::now_ms())
-    }
-}
-
-fn checked(payload_json: &str) -> Result<(), ConfigError> {
-    if json::is_valid(payload_json) {
-        Ok(())
-    } else {
-        Err(ConfigError::PayloadNotJson)
     }
 }
 
