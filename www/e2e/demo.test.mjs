@@ -14,22 +14,13 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
+import { PACKED, launchChromium } from "../lib/chromium.mjs";
 import { buildWorker, startServer } from "../server/miniflare.mjs";
 
 const require = createRequire(join(REPO_ROOT, "js/package.json"));
-const PACKED = join(REPO_ROOT, "js/out/consumer/node_modules/mcp-sealed-state");
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
 const KEY = "demo e2e key: at least thirty-two bytes long";
 const USER = "e2e-user";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 // Three moves that leave the game running, and the board they give
 // (the server's replies are deterministic: www/server/game.js).
 const MOVES = [0, 2, 7];
@@ -44,8 +35,7 @@ before(async () => {
     throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
   }
   mkdirSync(ARTIFACTS, { recursive: true });
-  const { chromium } = require("playwright-core");
-  const launching = chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const launching = launchChromium();
   const build = await buildWorker();
   const quiet = () => {}; // refused tokens are logged as warnings by design
   const started = await Promise.allSettled([

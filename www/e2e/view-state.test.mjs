@@ -13,20 +13,11 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { runInNewContext } from "node:vm";
 import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
+import { PACKED, launchChromium } from "../lib/chromium.mjs";
 
 const require = createRequire(join(REPO_ROOT, "js/package.json"));
-const PACKED = join(REPO_ROOT, "js/out/consumer/node_modules/mcp-sealed-state");
 const KEY = "e2e key that is at least thirty-two bytes";
 const STATE_META_KEY = "ng-mcp-ui/state";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 let server;
 let browser;
@@ -37,8 +28,7 @@ before(async () => {
     throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
   }
   server = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED }, cacheControl: "max-age=600" });
-  const { chromium } = require("playwright-core");
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   context = await browser.newContext();
 });
 

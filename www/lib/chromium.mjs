@@ -1,0 +1,26 @@
+// Headless Chromium for the browser tests and benchmarks: Debian's
+// /usr/bin/chromium driven by playwright-core (no browser download works here).
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { REPO_ROOT } from "./serve.mjs";
+
+// Without the background-networking flags Chromium keeps dialling Google
+// hosts, which this machine's closed network refuses.
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/** The packed package as a consumer installs it (js/pack.mjs). */
+export const PACKED = join(REPO_ROOT, "js/out/consumer/node_modules/mcp-sealed-state");
+
+/** Launch headless Chromium (CHROMIUM overrides the binary). */
+export function launchChromium(options = {}) {
+  const { chromium } = createRequire(join(REPO_ROOT, "js/package.json"))("playwright-core");
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS, ...options });
+}
