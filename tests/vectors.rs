@@ -2,6 +2,8 @@
 //! @modelcontextprotocol/server@2.4.0 minted opens here, and with the same
 //! clock, key, payload and binding this crate mints the same bytes.
 
+#![cfg(all(feature = "edge", not(target_arch = "wasm32")))]
+
 mod common;
 
 use common::{sdk_vectors, Vector};
