@@ -87,6 +87,17 @@ export function targets({ results, sizes, cold }) {
   return t;
 }
 
+/** The short table README.md carries between its bench markers. */
+export function readmeSummary({ targetRows, machineLine }) {
+  const out = [`Measured by \`npm --prefix js run bench\` on ${machineLine} (CPU time per op; full tables in [js/bench/RESULTS.md](js/bench/RESULTS.md)):`, ""];
+  out.push("| target | measured | ratio | needed | met |");
+  out.push("|---|---:|---:|---|:-:|");
+  for (const t of targetRows.filter((t) => !t.name.includes("(bound)"))) {
+    out.push(`| ${t.name} | ${t.measured} | ${fmtX(t.ratio)} | ${t.need} | ${t.met ? "yes" : "**no**"} |`);
+  }
+  return out.join("\n");
+}
+
 export function markdown({ results, hash, sizes, cold, targetRows, machineLine, loadLine, checks, command, elapsedS, payloads }) {
   const out = [];
   out.push("# Benchmark results");

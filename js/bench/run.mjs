@@ -7,7 +7,7 @@
 //
 // --no-build benchmarks the package already installed in js/out/consumer.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -35,7 +35,7 @@ const { PAYLOADS } = await import("./payloads.mjs");
 const { makeCodecs, checkInterop } = await import("./codecs.mjs");
 const { measureSpeed, measureHash } = await import("./speed.mjs");
 const { measureSizes } = await import("./sizes.mjs");
-const { machine, load, withRatios, targets, markdown } = await import("./report.mjs");
+const { machine, load, withRatios, targets, markdown, readmeSummary } = await import("./report.mjs");
 const loadAtStart = load();
 
 const codecs = await makeCodecs();
@@ -69,13 +69,15 @@ if (want("chromium")) {
 }
 
 const elapsedS = (performance.now() - started) / 1000;
+const targetRows = targets({ results, sizes, cold });
+const machineLine = machine();
 const md = markdown({
   results,
   hash,
   sizes,
   cold,
-  targetRows: targets({ results, sizes, cold }),
-  machineLine: machine(),
+  targetRows,
+  machineLine,
   loadLine: `1-minute load average ${loadAtStart.toFixed(2)} at the start, ${load().toFixed(2)} at the end (on ${(await import("node:os")).cpus().length} cores; other work on the machine skews the figures)`,
   checks,
   command: `npm --prefix js run bench${args.length ? ` -- ${args.join(" ")}` : ""}`,
@@ -86,6 +88,14 @@ console.log(md);
 if (!only) {
   writeFileSync(join(BENCH, "RESULTS.md"), md);
   log(`wrote ${join(BENCH, "RESULTS.md")}`);
+  // The README's figures are this run's too: rewrite the table between its markers.
+  const readme = join(BENCH, "../../README.md");
+  const text = readFileSync(readme, "utf8");
+  const marked = /(<!-- bench:start -->\n)[\s\S]*?(\n<!-- bench:end -->)/;
+  if (marked.test(text)) {
+    writeFileSync(readme, text.replace(marked, (_, start, end) => `${start}${readmeSummary({ targetRows, machineLine })}${end}`));
+    log(`updated the figures in ${readme}`);
+  }
 } else {
   log("(--only: RESULTS.md not rewritten)");
 }
