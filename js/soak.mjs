@@ -10,17 +10,13 @@
 // Exits non-zero when a trap or another error escaped, a bad token opened, a
 // good one did not open to its payload, the module became unusable, or the
 // wasm memory grew after the warm-up batch.
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { COMPATIBILITY_DATE, bundleForWorkerd, importTool } from "./workerd.mjs";
 
 const JS = dirname(fileURLToPath(import.meta.url));
 const CONSUMER = join(JS, "out/consumer/node_modules");
 const PKG = join(CONSUMER, "mcp-sealed-state");
-const COMPATIBILITY_DATE = "2026-05-03";
-const requireTool = createRequire(join(JS, "package.json"));
-const importTool = (name) => import(pathToFileURL(requireTool.resolve(name)).href);
 
 function parseArgs(argv) {
   const opts = { cycles: 1_000_000, batch: 10_000, json: false };
@@ -213,48 +209,9 @@ export default {
 `;
 
 async function buildWorker() {
-  if (!existsSync(join(PKG, "package.json"))) {
-    throw new Error("mcp-sealed-state is not packed yet: run `npm --prefix js run build && node js/pack.mjs` first");
-  }
-  const esbuild = await importTool("esbuild");
-  const wasm = new Map(); // module name -> file
-  const result = await esbuild.build({
-    stdin: { contents: WORKER(join(PKG, "wasm/edge.js")), resolveDir: CONSUMER, sourcefile: "soak-worker.js", loader: "js" },
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    conditions: ["workerd", "worker", "browser"],
-    target: "es2022",
-    nodePaths: [CONSUMER],
-    logLevel: "warning",
-    metafile: true,
-    plugins: [
-      {
-        // workerd will not compile wasm from bytes: keep `*.wasm` imports
-        // external, named like the file, and hand that file to Miniflare as
-        // a CompiledWasm module of the same name.
-        name: "wasm-as-compiled-module",
-        setup(build) {
-          build.onResolve({ filter: /\.wasm$/ }, (args) => {
-            const file = resolve(args.resolveDir, args.path);
-            wasm.set(basename(file), file);
-            return { path: `./${basename(file)}`, external: true };
-          });
-        },
-      },
-    ],
-  });
-  const inputs = Object.keys(result.metafile.inputs);
-  if (!inputs.some((i) => i.endsWith("mcp-sealed-state/edge/workerd.js"))) throw new Error("the bundle did not use the package's workerd entry");
-  if (wasm.size !== 1) throw new Error(`expected one wasm module, got ${[...wasm.keys()]}`);
-  return {
-    modules: [
-      { type: "ESModule", path: join(JS, "soak-worker.js"), contents: result.outputFiles[0].contents },
-      ...[...wasm].map(([name, file]) => ({ type: "CompiledWasm", path: join(JS, name), contents: new Uint8Array(readFileSync(file)) })),
-    ],
-    wasmFile: [...wasm.values()][0],
-  };
+  const built = await bundleForWorkerd({ source: WORKER(join(PKG, "wasm/edge.js")), sourcefile: "soak-worker.js", resolveDir: CONSUMER });
+  if (built.wasm.length !== 1) throw new Error(`expected one wasm module, got ${built.wasm}`);
+  return { modules: built.modules, wasmFile: built.wasm[0] };
 }
 
 async function main() {

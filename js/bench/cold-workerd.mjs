@@ -21,17 +21,15 @@
 // "base", in the same workerd process, median over the runs.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { median } from "./harness.mjs";
+import { COMPATIBILITY_DATE, bundleForWorkerd, importTool } from "../workerd.mjs";
 import { KEY } from "./codecs.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const JS = join(BENCH, "..");
-const CONSUMER_NODE_MODULES = join(JS, "out/consumer/node_modules");
 const requireTool = createRequire(join(JS, "package.json"));
-const importTool = (name) => import(pathToFileURL(requireTool.resolve(name)).href);
-const COMPATIBILITY_DATE = "2026-05-03";
 const RUNS = 10;
 const PER_RUN = 4; // isolates of each kind per workerd process: base0..3, seal0..3, lazy0..3
 
@@ -71,44 +69,9 @@ export default { async fetch() {
 } };`,
 };
 
-async function bundle(esbuild, name) {
-  const wasm = new Map();
-  const result = await esbuild.build({
-    stdin: { contents: SOURCES[name], resolveDir: BENCH, sourcefile: `${name}.mjs`, loader: "js" },
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    conditions: ["workerd", "worker", "browser"],
-    target: "es2022",
-    nodePaths: [CONSUMER_NODE_MODULES],
-    logLevel: "warning",
-    metafile: true,
-    plugins: [
-      {
-        name: "wasm-as-compiled-module",
-        setup(build) {
-          build.onResolve({ filter: /\.wasm$/ }, (args) => {
-            const file = resolve(args.resolveDir, args.path);
-            wasm.set(basename(file), file);
-            return { path: `./${basename(file)}`, external: true };
-          });
-        },
-      },
-    ],
-  });
-  const inputs = Object.keys(result.metafile.inputs);
-  if ((name === "seal" || name === "lazy") && !inputs.some((i) => i.includes("mcp-sealed-state/edge/workerd.js"))) {
-    throw new Error("the bundle did not pick mcp-sealed-state's workerd entry");
-  }
-  const dir = join(BENCH, "workerd", name); // module names only; nothing is written there
-  return {
-    bytes: result.outputFiles[0].contents.length,
-    modules: [
-      { type: "ESModule", path: join(dir, "worker.mjs"), contents: result.outputFiles[0].contents },
-      ...[...wasm].map(([n, file]) => ({ type: "CompiledWasm", path: join(dir, n), contents: new Uint8Array(readFileSync(file)) })),
-    ],
-  };
+function bundle(name) {
+  // Module names only: nothing is written under bench/workerd/.
+  return bundleForWorkerd({ source: SOURCES[name], sourcefile: `${name}.mjs`, resolveDir: BENCH, moduleDir: join(BENCH, "workerd", name) });
 }
 
 async function timedFetch(mf, name) {
@@ -119,11 +82,10 @@ async function timedFetch(mf, name) {
 }
 
 export async function coldWorkerd(log) {
-  const esbuild = await importTool("esbuild");
   const { Miniflare, Log, LogLevel } = await importTool("miniflare");
   const miniflareVersion = JSON.parse(readFileSync(requireTool.resolve("miniflare/package.json"), "utf8")).version;
   const built = {};
-  for (const name of Object.keys(SOURCES)) built[name] = await bundle(esbuild, name);
+  for (const name of Object.keys(SOURCES)) built[name] = await bundle(name);
 
   const workers = [["warm", "warm"], ["clock", "clock"]];
   for (let i = 0; i < PER_RUN; i++) for (const kind of ["base", "seal", "lazy"]) workers.push([`${kind}${i}`, kind]);

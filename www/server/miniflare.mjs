@@ -11,85 +11,17 @@
 // run), prints their URLs and runs until Ctrl-C. --ephemeral passes no key,
 // so each instance draws its own dev key (tokens then never cross instances).
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { COMPATIBILITY_DATE, CONSUMER_NODE_MODULES, bundleForWorkerd, importTool } from "../../js/workerd.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, "../..");
-const JS_DIR = join(ROOT, "js");
-/** Where `node js/pack.mjs` installs the packed tarball, the way a consumer gets it. */
-export const CONSUMER_NODE_MODULES = join(JS_DIR, "out/consumer/node_modules");
-/** The repo's tooling: esbuild, miniflare, @modelcontextprotocol/server. */
-const JS_NODE_MODULES = join(JS_DIR, "node_modules");
 export const WORKER_ENTRY = join(HERE, "worker.js");
-/** Newest date workerd 1.20260426.x accepts. No compatibility flags: nodejs_compat is not needed. */
-export const COMPATIBILITY_DATE = "2026-05-03";
+export { COMPATIBILITY_DATE, CONSUMER_NODE_MODULES };
 
-const requireTool = createRequire(join(JS_DIR, "package.json"));
-const importTool = (name) => import(pathToFileURL(requireTool.resolve(name)).href);
-
-/**
- * Bundle worker.js for workerd. Returns `{ modules, bytes, wasm, ms }` where
- * `modules` is Miniflare's module list (the bundle first, then each wasm).
- *
- * How the wasm gets in: the package's "workerd" condition resolves to
- * edge/workerd.js, which does `import wasm from "../wasm/edge_bg.wasm"`
- * (workerd refuses to compile wasm from bytes at run time, so the module must
- * be imported as an already-compiled WebAssembly.Module). esbuild cannot
- * bundle that, so the plugin below keeps every `*.wasm` import external and
- * rewrites its path to `./<file name>`, a module name next to the bundle;
- * it remembers which file on disk that was, and the same bytes are handed to
- * Miniflare as a `CompiledWasm` module of exactly that name. So the name the
- * bundle imports and the name Miniflare serves cannot drift apart, whatever
- * relative path the package uses internally.
- */
-export async function buildWorker({ entry = WORKER_ENTRY, packageNodeModules = CONSUMER_NODE_MODULES } = {}) {
-  if (!existsSync(join(packageNodeModules, "mcp-sealed-state/package.json"))) {
-    throw new Error(`mcp-sealed-state is not installed in ${packageNodeModules}: run \`npm --prefix js run build && node js/pack.mjs\` first`);
-  }
-  const esbuild = await importTool("esbuild");
-  const t0 = performance.now();
-  const wasm = new Map(); // module name -> absolute path
-  const wasmAsModule = {
-    name: "wasm-as-compiled-module",
-    setup(build) {
-      build.onResolve({ filter: /\.wasm$/ }, (args) => {
-        const file = resolve(args.resolveDir, args.path);
-        const name = basename(file);
-        if (wasm.has(name) && wasm.get(name) !== file) throw new Error(`two different wasm files are both named ${name}`);
-        wasm.set(name, file);
-        return { path: `./${name}`, external: true };
-      });
-    },
-  };
-  const result = await esbuild.build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    outfile: "worker.js",
-    format: "esm",
-    platform: "browser", // workerd: web APIs, no Node built-ins
-    // "workerd" picks mcp-sealed-state's edge/workerd.js and the SDK's workerd shims.
-    conditions: ["workerd", "worker", "browser"],
-    target: "es2022",
-    // Bare imports: the packed package first, then the repo's tooling.
-    nodePaths: [packageNodeModules, JS_NODE_MODULES],
-    plugins: [wasmAsModule],
-    logLevel: "warning",
-    metafile: true,
-  });
-  const code = result.outputFiles[0].contents;
-  const inputs = Object.keys(result.metafile.inputs);
-  if (!inputs.some((i) => i.includes("mcp-sealed-state/edge/workerd.js"))) {
-    throw new Error("the bundle did not pick mcp-sealed-state's workerd entry");
-  }
-  const modules = [
-    { type: "ESModule", path: join(HERE, "worker.js"), contents: code },
-    ...[...wasm].map(([name, file]) => ({ type: "CompiledWasm", path: join(HERE, name), contents: new Uint8Array(readFileSync(file)) })),
-  ];
-  return { modules, bytes: code.length, wasm: [...wasm.values()], ms: performance.now() - t0 };
+/** Bundle worker.js for workerd against the packed package (see js/workerd.mjs). */
+export function buildWorker({ entry = WORKER_ENTRY, packageNodeModules = CONSUMER_NODE_MODULES } = {}) {
+  return bundleForWorkerd({ entry, packageNodeModules, moduleDir: HERE });
 }
 
 let defaultBuild;
