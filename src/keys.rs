@@ -164,22 +164,16 @@ mod tests {
 
     #[test]
     fn ephemeral_keys_differ() {
-        let a = Keys::ephemeral()
-            .unwrap()
-            .sealing()
-            .unwrap()
-            .clone()
-            .chain_update(b"x")
-            .finalize()
-            .into_bytes();
-        let b = Keys::ephemeral()
-            .unwrap()
-            .sealing()
-            .unwrap()
-            .clone()
-            .chain_update(b"x")
-            .finalize()
-            .into_bytes();
+        let mac_of_x = || {
+            let keys = Keys::ephemeral().unwrap();
+            keys.sealing()
+                .unwrap()
+                .clone()
+                .chain_update(b"x")
+                .finalize()
+                .into_bytes()
+        };
+        let (a, b) = (mac_of_x(), mac_of_x());
         assert_ne!(a, b);
     }
 

@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
-import { PACKED, launchChromium } from "../lib/chromium.mjs";
+import { PACKED, failOnPageProblems, launchChromium } from "../lib/chromium.mjs";
 import { buildWorker, startServer } from "../server/miniflare.mjs";
 
 const require = createRequire(join(REPO_ROOT, "js/package.json"));
@@ -81,15 +81,7 @@ function watchToolCalls(page) {
 async function openHost(t, endpoints) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   const page = await ctx.newPage();
-  const problems = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
-  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-  page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
-  t.after(async () => {
-    await ctx.close();
-    assert.deepEqual(problems, [], "no page errors, console errors or failed requests");
-  });
+  failOnPageProblems(t, page, () => ctx.close());
   const toolCalls = watchToolCalls(page);
   const list = () => endpoints.map((s) => s.mcpUrl.href).join(",");
   await page.goto(typeof endpoints === "string" ? endpoints : `${web.url}www/host.html?servers=${list()}&user=${USER}`);

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { runInNewContext } from "node:vm";
 import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
-import { PACKED, launchChromium } from "../lib/chromium.mjs";
+import { PACKED, failOnPageProblems, launchChromium } from "../lib/chromium.mjs";
 
 const require = createRequire(join(REPO_ROOT, "js/package.json"));
 const KEY = "e2e key that is at least thirty-two bytes";
@@ -63,15 +63,7 @@ const toolResult = (token, text = "ok") => ({
  */
 async function openHost(t, query = "") {
   const page = await context.newPage();
-  const problems = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
-  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-  page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
-  t.after(async () => {
-    await page.close();
-    assert.deepEqual(problems, [], "no page errors, console errors or failed requests");
-  });
+  const problems = failOnPageProblems(t, page, () => page.close());
   let frame;
   try {
     await page.goto(`${server.url}www/e2e/fixtures/host.html${query}`);

@@ -24,3 +24,21 @@ export function launchChromium(options = {}) {
   const { chromium } = createRequire(join(REPO_ROOT, "js/package.json"))("playwright-core");
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS, ...options });
 }
+
+/**
+ * Collect a page's errors, console errors and failed or refused requests, and
+ * after the test (once `close` has run) fail it if there were any. Returns the
+ * list as it fills, for error messages along the way.
+ */
+export function failOnPageProblems(t, page, close) {
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
+  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  t.after(async () => {
+    await close();
+    if (problems.length > 0) throw new Error(`page errors, console errors or failed requests:\n${problems.join("\n")}`);
+  });
+  return problems;
+}
