@@ -1,29 +1,43 @@
 #!/usr/bin/env bash
 # Install what the build and the tests need, skipping what is already there.
 # Sourced by scripts/test and scripts/demo; safe to run any number of times.
+#
+# Cargo tools go to CARGO_INSTALL_ROOT (default ~/.cargo), whose bin/ is put
+# first on PATH: .ci/run points it at an empty directory, so every CI run
+# proves the install steps instead of finding tools a machine already has.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
-export PATH="$HOME/.cargo/bin:$PATH"
+tools_root="${CARGO_INSTALL_ROOT:-$HOME/.cargo}"
+export PATH="$tools_root/bin:$HOME/.cargo/bin:$PATH"
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "rustup target add wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
 fi
 
+# `cargo install NAME --version =V`, pinned. --locked first (the tool's own
+# lockfile); when the registry no longer serves a crate that lockfile names
+# (seen: webpki-roots 1.0.11 for wasm-bindgen-cli 0.2.130), resolution fails
+# at once and we resolve afresh within the tool's own semver ranges.
+cargo_install() {
+  local name=$1 version=$2 bin=$3
+  if "$tools_root/bin/$bin" --version 2>/dev/null | grep -q " $version\$"; then return; fi
+  say "cargo install $name $version (into $tools_root)"
+  if ! cargo install "$name" --version "=$version" --root "$tools_root" --locked --quiet; then
+    say "$name $version: its lockfile no longer resolves here; installing without --locked"
+    cargo install "$name" --version "=$version" --root "$tools_root" --quiet
+  fi
+  "$tools_root/bin/$bin" --version >/dev/null
+}
+
 # wasm-bindgen-cli must be exactly the wasm-bindgen of Cargo.lock (wasm-pack
 # would otherwise try to download one, which fails here).
 wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
-if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wb_version"; then
-  say "cargo install wasm-bindgen-cli $wb_version"
-  cargo install wasm-bindgen-cli --version "=$wb_version" --locked
-fi
-if ! command -v wasm-pack >/dev/null; then
-  say "cargo install wasm-pack"
-  cargo install wasm-pack --version "=0.15.1" --locked
-fi
+cargo_install wasm-bindgen-cli "$wb_version" wasm-bindgen
+cargo_install wasm-pack 0.15.1 wasm-pack
 
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   say "apt-get install chromium chromium-driver"
