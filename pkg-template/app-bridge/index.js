@@ -1,0 +1,222 @@
+// mcp-sealed-state/app-bridge: the Host side of the draft MCP Apps request
+// `ui/set-view-state` on @modelcontextprotocol/ext-apps' AppBridge (an optional
+// peer dependency), which does not know it yet. The save rules (one store at a
+// time, in order; coalescing; -32602 / -32603) are the widget's
+// ViewStateSaveQueue, the same code a Host in Node or a worker would use.
+//
+//   const bridge = new ViewStateAppBridge(client, hostInfo, hostCapabilities, options, {
+//     storage: localStorageViewState(`view-state:${toolCallId}`),   // or any { load, save }
+//     maxBytes: 65536,
+//   });
+//   await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
+//
+// What it adds to AppBridge:
+// - `ui/initialize` results carry `hostCapabilities.viewState.maxBytes` and
+//   `hostContext.viewState` (the saved state or null), but only when the store
+//   was read for that render: if `storage.load()` throws, rejects, takes longer
+//   than `storeTimeoutMs`, or holds something that is not an object or null,
+//   neither is sent, so the View cannot overwrite state it has not seen, and
+//   its saves are refused with -32603. The next render reads the store again.
+// - `ui/set-view-state` answers `{}` once `storage.save()` resolved, -32602 for a
+//   state that is never storable as given (not an object or null, over maxBytes),
+//   -32603 when the store threw, rejected or took longer than `storeTimeoutMs`.
+//   The View keeps working either way. The last saved state is kept for the
+//   next ui/initialize on this bridge (an iframe reload); a new bridge (a
+//   reload of the Host page) reads the store again.
+// - viewState is never sent in ui/notifications/host-context-changed.
+// - Reload guard: a second ui/initialize means a new document in the iframe. The
+//   previous document's in-flight requests are aborted (their responses would
+//   otherwise reach the new document, whose request ids start over and can match
+//   them), and the store is read only after the saves already received settle.
+import { AppBridge, McpUiInitializeRequestSchema } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { VIEW_STATE_ERRORS, ViewStateError, ViewStateSaveQueue } from "mcp-sealed-state/widget";
+
+export const SET_VIEW_STATE_METHOD = "ui/set-view-state";
+/** The PR's suggested floor for maxBytes. */
+export const DEFAULT_MAX_BYTES = 65536;
+/**
+ * How long one `load()` or `save()` of the store may take (ms). A store call
+ * that takes longer counts as failed: load -> no capability for that render,
+ * save -> -32603. Five seconds: far above a localStorage or IndexedDB call, and
+ * short enough that ui/initialize (which waits for load) still feels like a
+ * slow render, not a dead one. A save that timed out may still complete in the
+ * store later; the bridge does not count it as saved.
+ */
+export const DEFAULT_STORE_TIMEOUT_MS = 5000;
+
+// The params schema of ui/set-view-state, as a Standard Schema (the SDK takes any):
+// only the presence of `state` is checked here, so that the queue's own -32602
+// refusal, with its clear message, covers everything else.
+const SetViewStateParams = {
+  "~standard": {
+    version: 1,
+    vendor: "mcp-sealed-state",
+    validate: (params) =>
+      params !== null && typeof params === "object" && Object.hasOwn(params, "state")
+        ? { value: params }
+        : { issues: [{ message: "params.state is required: an object, or null to clear", path: ["state"] }] },
+  },
+};
+
+function withoutViewState(record) {
+  if (record === null || typeof record !== "object" || !Object.hasOwn(record, "viewState")) return record;
+  const { viewState: _, ...rest } = record;
+  return rest;
+}
+
+/** Run `call()` (sync or async; a throw becomes a rejection) with a deadline. */
+function withTimeout(call, ms, what) {
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the view-state store's ${what}() took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([Promise.resolve().then(call), deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A store keyed by whatever identifies one View instance (e.g. the tool call
+ * id) in `localStorage`. A stored value that does not parse makes `load()`
+ * throw, so the bridge withholds the capability for that render.
+ */
+export function localStorageViewState(key, storage = globalThis.localStorage) {
+  return {
+    async load() {
+      const text = storage.getItem(key);
+      return text === null ? null : JSON.parse(text);
+    },
+    async save(state) {
+      if (state === null) storage.removeItem(key);
+      else storage.setItem(key, JSON.stringify(state)); // QuotaExceededError -> -32603
+    },
+  };
+}
+
+export class ViewStateAppBridge extends AppBridge {
+  #storage;
+  #maxBytes;
+  #timeoutMs;
+  /** @type {ViewStateSaveQueue | null} null until the store was read once. */
+  #queue = null;
+  /** Whether the current render was offered the capability. */
+  #offered = false;
+  #renders = 0;
+
+  /** Called with the state after each successful save (for a Host's UI or logs). */
+  onviewstatesaved = undefined;
+  /** Called with the error when the store could not be read for a render. */
+  onviewstateunavailable = undefined;
+
+  /**
+   * @param {unknown} client an MCP Client, or null (the Host answers tools/call itself)
+   * @param {object} hostInfo
+   * @param {object} hostCapabilities without viewState: it is added per render
+   * @param {object} [options] AppBridge options ({ hostContext })
+   * @param {{ storage: { load(): unknown, save(state: object|null): unknown }, maxBytes?: number, storeTimeoutMs?: number }} viewState
+   */
+  constructor(client, hostInfo, hostCapabilities, options, { storage, maxBytes = DEFAULT_MAX_BYTES, storeTimeoutMs = DEFAULT_STORE_TIMEOUT_MS } = {}) {
+    super(client, hostInfo, withoutViewState(hostCapabilities ?? {}), options);
+    if (typeof storage?.load !== "function" || typeof storage?.save !== "function") {
+      throw new TypeError("ViewStateAppBridge: storage must have load() and save(state)");
+    }
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError("ViewStateAppBridge: maxBytes must be a positive integer");
+    if (!Number.isSafeInteger(storeTimeoutMs) || storeTimeoutMs < 1) throw new RangeError("ViewStateAppBridge: storeTimeoutMs must be a positive integer (ms)");
+    this.#storage = storage;
+    this.#maxBytes = maxBytes;
+    this.#timeoutMs = storeTimeoutMs;
+    this._hostContext = withoutViewState(this._hostContext);
+    // AppBridge registered ui/initialize with a result schema; re-register it
+    // without one (which would strip keys it does not know) and wrap the SDK's handler.
+    this.replaceRequestHandler("ui/initialize", { params: McpUiInitializeRequestSchema.shape.params }, (params, ctx) => this.#initialize(params, ctx));
+    this.setRequestHandler(SET_VIEW_STATE_METHOD, { params: SetViewStateParams }, (params) => this.#save(params.state));
+  }
+
+  /** The Host's maxBytes. */
+  get viewStateMaxBytes() {
+    return this.#maxBytes;
+  }
+
+  /** The last state saved (or read from the store), null before the store was read. */
+  get viewState() {
+    return this.#queue?.lastSaved ?? null;
+  }
+
+  /** Whether the current render was offered `hostCapabilities.viewState`. */
+  get viewStateOffered() {
+    return this.#offered;
+  }
+
+  /** Resolves once no save is in progress (saves that arrive meanwhile are waited for too). */
+  async whenViewStateSettled() {
+    await this.#queue?.idle();
+  }
+
+  /** Never sends viewState in host-context-changed: saves are not echoed. */
+  setHostContext(hostContext) {
+    return super.setHostContext(withoutViewState(hostContext));
+  }
+
+  sendHostContextChange(params) {
+    return super.sendHostContextChange(withoutViewState(params));
+  }
+
+  // A Host callback that throws must not turn a stored state into a failed save.
+  #notify(callback, value) {
+    try {
+      callback?.call(this, value);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  async #initialize(params, ctx) {
+    this.#offered = false;
+    if (++this.#renders > 1) this.#abortPreviousDocument(ctx?.mcpReq?.id);
+    const base = await this._onAppsInitialize(params);
+    await this.whenViewStateSettled();
+    const result = { ...base, hostCapabilities: withoutViewState(base.hostCapabilities), hostContext: withoutViewState(base.hostContext) };
+    const queue = await this.#readStore();
+    if (queue === null) return result;
+    this.#offered = true;
+    return {
+      ...result,
+      hostCapabilities: { ...result.hostCapabilities, viewState: { maxBytes: this.#maxBytes } },
+      hostContext: { ...result.hostContext, viewState: queue.lastSaved },
+    };
+  }
+
+  // The queue, once the store has been read; null when it cannot be read now.
+  async #readStore() {
+    if (this.#queue) return this.#queue;
+    try {
+      const saved = await withTimeout(() => this.#storage.load(), this.#timeoutMs, "load");
+      // `initial` refuses what is not an object or null (-32602): treated as unreadable.
+      // The queue calls the store once per stored state (coalesced saves share
+      // one call), so that is where the Host hears of it.
+      const store = async (state) => {
+        await withTimeout(() => this.#storage.save(state), this.#timeoutMs, "save");
+        this.#notify(this.onviewstatesaved, state);
+      };
+      this.#queue = new ViewStateSaveQueue(store, { maxBytes: this.#maxBytes, initial: saved ?? null });
+      return this.#queue;
+    } catch (error) {
+      this.#notify(this.onviewstateunavailable, error);
+      return null;
+    }
+  }
+
+  #abortPreviousDocument(currentId) {
+    // Protocol keeps an AbortController per request being handled, and sends no
+    // response for an aborted one. The saves themselves still complete.
+    for (const [id, controller] of this._requestHandlerAbortControllers ?? []) {
+      if (id !== currentId) controller.abort(new Error("the View document was replaced"));
+    }
+  }
+
+  async #save(state) {
+    if (!this.#offered || this.#queue === null) {
+      throw new ViewStateError(VIEW_STATE_ERRORS.INTERNAL_ERROR, "view state is not available for this render (the Host did not advertise it)");
+    }
+    await this.#queue.save(state); // rejects with ViewStateError: its `code` becomes the JSON-RPC error code
+    return {};
+  }
+}
