@@ -207,7 +207,6 @@ export class ViewStateSaveQueue {
     return new Promise((resolve, reject) => {
       const ms = this.#timeoutMs;
       const timer = setTimeout(() => reject(new Error(`the store did not settle within ${ms} ms`)), ms);
-      timer?.unref?.(); // Node: a hung store does not keep the process alive
       const done = () => clearTimeout(timer);
       let stored;
       try {
