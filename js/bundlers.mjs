@@ -20,12 +20,13 @@ const requireTool = createRequire(join(JS, "package.json"));
 const importTool = async (name) => import(pathToFileURL(requireTool.resolve(name)).href);
 
 /** The View: every widget function once, reported to the host page by postMessage. */
-const VIEW_SOURCE = `import {
+const VIEW_SOURCE = `import "./start.js";
+import {
   STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, adoptToken, backend, checkViewState, init,
   isSealedStateError, readTokenUnverified, secondsLeft, viewStateBytes, viewStateSupport,
 } from "mcp-sealed-state/widget";
 
-const started = globalThis.VIEW_STARTED; // set by the page just before this script
+const started = globalThis.VIEW_STARTED; // set by ./start.js, which runs before the widget's modules
 const report = (message) => parent.postMessage(message, "*");
 const token = globalThis.VIEW_TOKEN;
 // The first call, at once: before the wasm can be ready.
@@ -60,6 +61,13 @@ init().then((settled) => {
 });
 `;
 
+/** The same View without the widget, to measure what the widget adds. */
+const BASELINE_SOURCE = `import "./start.js";
+const started = globalThis.VIEW_STARTED;
+parent.postMessage({ type: "result", firstReadMs: performance.now() - started, token: globalThis.VIEW_TOKEN }, "*");
+`;
+const pageFor = (script) => `<!doctype html>\n<html><head><meta charset="utf-8"><title>view</title></head>\n<body><script type="module" src="./${script}"></script></body></html>\n`;
+
 /** Write the View project and install the packed tarball into it, as a user would. */
 export function makeProject() {
   const tarball = readdirSync(OUT).find((f) => f.endsWith(".tgz"));
@@ -67,8 +75,12 @@ export function makeProject() {
   rmSync(PROJECT, { recursive: true, force: true });
   mkdirSync(PROJECT, { recursive: true });
   writeFileSync(join(PROJECT, "package.json"), JSON.stringify({ name: "view", private: true, type: "module" }, null, 2));
+  // Imported first, so it runs first: "module start" for the timings.
+  writeFileSync(join(PROJECT, "start.js"), "globalThis.VIEW_STARTED = performance.now();\n");
   writeFileSync(join(PROJECT, "main.js"), VIEW_SOURCE);
-  writeFileSync(join(PROJECT, "index.html"), '<!doctype html>\n<html><head><meta charset="utf-8"><title>view</title></head>\n<body><script type="module" src="./main.js"></script></body></html>\n');
+  writeFileSync(join(PROJECT, "main.html"), pageFor("main.js"));
+  writeFileSync(join(PROJECT, "baseline.js"), BASELINE_SOURCE);
+  writeFileSync(join(PROJECT, "baseline.html"), pageFor("baseline.js"));
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", join(OUT, tarball)], { cwd: PROJECT, stdio: ["ignore", "ignore", "inherit"] });
   return PROJECT;
 }
@@ -87,43 +99,44 @@ function filesUnder(dir) {
 
 // Each returns the output directory; the caller judges what is in it.
 const BUILDERS = {
-  async vite(outDir) {
+  async vite(outDir, entry) {
     const { build } = await importTool("vite");
     const { viteSingleFile } = await importTool("vite-plugin-singlefile");
-    await build({ root: PROJECT, configFile: false, logLevel: "silent", plugins: [viteSingleFile()], build: { outDir, emptyOutDir: true } });
+    await build({ root: PROJECT, configFile: false, logLevel: "silent", plugins: [viteSingleFile()], build: { outDir, emptyOutDir: true, rollupOptions: { input: join(PROJECT, `${entry}.html`) } } });
   },
-  async esbuild(outDir) {
+  async esbuild(outDir, entry) {
     const esbuild = await importTool("esbuild");
-    await esbuild.build({ absWorkingDir: PROJECT, entryPoints: ["main.js"], bundle: true, outdir: outDir, logLevel: "silent" });
+    await esbuild.build({ absWorkingDir: PROJECT, entryPoints: [`${entry}.js`], bundle: true, outdir: outDir, logLevel: "silent" });
   },
-  async webpack(outDir) {
+  async webpack(outDir, entry) {
     const { default: webpack } = await importTool("webpack");
     const stats = await new Promise((resolve, reject) =>
-      webpack({ mode: "production", context: PROJECT, entry: "./main.js", output: { path: outDir, filename: "main.js" } }, (err, s) => (err ? reject(err) : resolve(s))),
+      webpack({ mode: "production", context: PROJECT, entry: `./${entry}.js`, output: { path: outDir, filename: `${entry}.js` } }, (err, s) => (err ? reject(err) : resolve(s))),
     );
     if (stats.hasErrors()) throw new Error(stats.toString({ all: false, errors: true }));
   },
-  async bun(outDir) {
-    execFileSync(requireTool.resolve("bun/bin/bun.exe"), ["build", "./main.js", "--target=browser", "--outdir", outDir], { cwd: PROJECT, stdio: ["ignore", "ignore", "inherit"] });
+  async bun(outDir, entry) {
+    execFileSync(requireTool.resolve("bun/bin/bun.exe"), ["build", `./${entry}.js`, "--target=browser", "--outdir", outDir], { cwd: PROJECT, stdio: ["ignore", "ignore", "inherit"] });
   },
 };
 export const BUNDLERS = Object.keys(BUILDERS);
 
 /**
- * Build the View with `name`. Returns its output files and the one-file HTML
- * a host would put in srcdoc: Vite's index.html as it is, or the one JS
- * bundle in a script element (a module for ESM output).
+ * Build the View (`entry` "main", or "baseline" for the same page without the
+ * widget) with bundler `name`. Returns its output files and the one-file HTML
+ * a host would put in srcdoc: Vite's HTML as it is, or the one JS bundle in a
+ * script element (a module for ESM output).
  */
-export async function buildView(name) {
-  const outDir = join(PROJECT, `dist-${name}`);
+export async function buildView(name, entry = "main") {
+  const outDir = join(PROJECT, `dist-${name}-${entry}`);
   rmSync(outDir, { recursive: true, force: true });
-  await BUILDERS[name](outDir);
+  await BUILDERS[name](outDir, entry);
   const files = filesUnder(outDir);
   let html;
   if (name === "vite") {
-    html = readFileSync(join(outDir, "index.html"), "utf8");
+    html = readFileSync(join(outDir, `${entry}.html`), "utf8");
   } else {
-    const js = readFileSync(join(outDir, "main.js"), "utf8");
+    const js = readFileSync(join(outDir, `${entry}.js`), "utf8");
     if (/<\/script/i.test(js)) throw new Error(`${name}: the bundle contains "</script", which cannot be inlined`);
     const module = /^\s*(import|export)\b/m.test(js) || name === "bun" ? ' type="module"' : "";
     html = `<!doctype html>\n<html><head><meta charset="utf-8"><title>view</title></head>\n<body><script${module}>${js}</script></body></html>\n`;
@@ -150,7 +163,6 @@ globalThis.VIEW_NOW_MS = ${JSON.stringify(nowMs)};
 document.addEventListener("securitypolicyviolation", (e) => parent.postMessage({ type: "csp", directive: e.effectiveDirective, blocked: e.blockedURI }, "*"));
 addEventListener("error", (e) => parent.postMessage({ type: "error", message: String(e.message) }, "*"));
 addEventListener("unhandledrejection", (e) => parent.postMessage({ type: "error", message: "unhandled rejection: " + String(e.reason) }, "*"));
-globalThis.VIEW_STARTED = performance.now();
 </script>`;
   if (!/<head>/i.test(html)) throw new Error("the View's HTML has no <head>");
   return html.replace(/<head>/i, (h) => `${h}\n${head}`);

@@ -49,7 +49,7 @@ for (const name of BUNDLERS) {
     });
 
     test("one output file, no .wasm asset, the wasm bytes inside once, nothing that fetches them", () => {
-      assert.deepEqual(view.files, [name === "vite" ? "index.html" : "main.js"]);
+      assert.deepEqual(view.files, [name === "vite" ? "main.html" : "main.js"]);
       const text = view.html;
       assert.equal(text.split(WASM_BASE64.slice(0, 64)).length - 1, 1, "the base64 appears once");
       assert.doesNotMatch(text, /data:application\/wasm/);
