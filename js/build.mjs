@@ -1,7 +1,7 @@
 // `npm --prefix js run build`: both wasm builds, wasm-opt, sizes, and the npm
 // package assembled into ../pkg from ../pkg-template.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -37,26 +37,33 @@ function buildWasm({ name, profile, cargo, opt }) {
   return wasm;
 }
 
-// The loaders: each runtime gets the wasm its own way, so no importer calls init().
-const loaders = (name) => ({
-  // Node (ESM): read the file and compile synchronously.
-  "node.js": `import { readFileSync } from "node:fs";
-import { initSync } from "../wasm/${name}.js";
-initSync({ module: readFileSync(new URL("../wasm/${name}_bg.wasm", import.meta.url)) });
-export * from "./api.js";
-`,
-  // workerd refuses to compile wasm from bytes at run time: import it as a module.
-  "workerd.js": `import wasm from "../wasm/${name}_bg.wasm";
-import { initSync } from "../wasm/${name}.js";
-initSync({ module: wasm });
-export * from "./api.js";
-`,
-  // Browsers and Deno: fetch and compile once, behind top-level await.
-  "browser.js": `import init from "../wasm/${name}.js";
-await init({ module_or_path: new URL("../wasm/${name}_bg.wasm", import.meta.url) });
-export * from "./api.js";
-`,
-});
+// The widget's wasm as one base64 string inside the widget's browser entry.
+// Measured against the alternatives (js/bench/sizes.mjs prints them): base64
+// gzips smallest of the encodings that need no decoder of their own.
+function writeInlineWasm(pkg) {
+  const bytes = readFileSync(join(pkg, "wasm/widget_bg.wasm"));
+  const text = `// Written by js/build.mjs: wasm/widget_bg.wasm (${bytes.length} bytes), base64.\nexport const WIDGET_WASM_BASE64 = "${bytes.toString("base64")}";\n`;
+  writeFileSync(join(pkg, "widget/wasm-inline.js"), text);
+}
+
+// Every relative import in the package names a file that is there: a file
+// the build should have written and did not fails the build, not a user.
+function checkImports(pkg) {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith(".js")) files.push(p);
+    }
+  };
+  walk(pkg);
+  for (const file of files) {
+    for (const [, spec] of readFileSync(file, "utf8").matchAll(/(?:^|[\s;])(?:import|export)\b[^"'`;]*?from\s*["'](\.{1,2}\/[^"']+)["']/gm)) {
+      if (!existsSync(join(dirname(file), spec))) throw new Error(`${file}: imports ${spec}, which the package does not have`);
+    }
+  }
+}
 
 function assemble(version) {
   const pkg = join(root, "pkg");
@@ -68,13 +75,13 @@ function assemble(version) {
     for (const f of [`${name}.js`, `${name}.d.ts`, `${name}_bg.wasm`, `${name}_bg.wasm.d.ts`]) {
       cpSync(join(root, "build", name, f), join(pkg, "wasm", f));
     }
-    for (const [file, text] of Object.entries(loaders(name))) writeFileSync(join(pkg, name, file), text);
   }
-  // The edge entry also serves the reader and view-state helpers, from its own wasm.
-  const widgetApi = readFileSync(join(template, "widget/api.js"), "utf8");
-  writeFileSync(join(pkg, "edge/widget-api.js"), widgetApi.replace('from "../wasm/widget.js"', 'from "../wasm/edge.js"'));
-  const manifest = readFileSync(join(template, "package.json"), "utf8").replace("0.0.0-cargo", version);
-  writeFileSync(join(pkg, "package.json"), manifest);
+  writeInlineWasm(pkg);
+  const manifest = JSON.parse(readFileSync(join(template, "package.json"), "utf8"));
+  if (manifest.version !== "0.0.0-cargo") throw new Error(`pkg-template/package.json: version ${manifest.version}, expected the 0.0.0-cargo placeholder`);
+  manifest.version = version;
+  writeFileSync(join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  checkImports(pkg);
   return pkg;
 }
 
