@@ -1,10 +1,14 @@
 // The demo: the stateless tic-tac-toe MCP server in real workerd (two
-// Miniflare instances sharing one key, so no session affinity is needed), and
-// the static server for the Host page, the game View and the token inspector.
-// It builds nothing: `npm --prefix js run build && node js/pack.mjs` first
-// (./scripts/demo does both). Runs until Ctrl-C, then disposes everything.
+// Miniflare instances sharing one key, so no session affinity is needed; they
+// serve the game View as a `ui://` resource), the static server for the Host
+// page and the token inspector, and the sandbox proxy on a second origin.
+// It builds nothing: `npm --prefix js run build && node js/pack.mjs && node
+// www/game/build.mjs` first (./scripts/demo does all three). Runs until
+// Ctrl-C, then disposes everything.
 //
 //   node www/demo.mjs [--instances N] [--port P] [--mcp-port P] [--ttl S]
+//
+// The sandbox proxy listens on the Host page's port + 1 (or a free one).
 //
 // Environment: STATE_KEY (the HMAC key, >= 32 bytes; unset: an ephemeral
 // development key for this run, with a warning), TTL_SECONDS (token lifetime,
@@ -12,6 +16,8 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { VIEW_HTML } from "./game/build.mjs";
+import { serveSandbox } from "./lib/sandbox-server.mjs";
 import { REPO_ROOT, serve } from "./lib/serve.mjs";
 import { buildWorker, startServer } from "./server/miniflare.mjs";
 
@@ -50,6 +56,7 @@ async function main() {
   if (!existsSync(join(REPO_ROOT, "pkg/widget/browser.js"))) {
     throw new Error("pkg/ is not built: run `npm --prefix js run build && node js/pack.mjs` first (./scripts/demo does)");
   }
+  if (!existsSync(VIEW_HTML)) throw new Error("the one-file View is not built: run `node www/game/build.mjs` first (./scripts/demo does)");
 
   let key = process.env.STATE_KEY || undefined;
   if (!key) {
@@ -99,10 +106,12 @@ async function main() {
     }
     const web = await withPortFallback(opts.port, (port) => serve({ port }));
     disposers.push(() => web.close());
+    const sandbox = await withPortFallback(opts.port === 0 ? 0 : Number(new URL(web.url).port) + 1, (port) => serveSandbox({ port }));
+    disposers.push(() => sandbox.close());
     takeOverSignals();
 
     // Written out by hand so the URL stays readable (":" and "/" need no escaping in a query).
-    const query = [`servers=${servers.map((s) => s.mcpUrl.href).join(",")}`];
+    const query = [`servers=${servers.map((s) => s.mcpUrl.href).join(",")}`, `sandbox=${new URL(sandbox.url).origin}`];
     if (process.env.DEMO_USER) query.push(`user=${encodeURIComponent(process.env.DEMO_USER)}`);
     const host = new URL(`www/host.html?${query.join("&")}`, web.url);
     const inspector = new URL("www/inspector.html", web.url);
@@ -111,6 +120,7 @@ async function main() {
     console.log(bold("mcp-sealed-state demo"));
     console.log(`  Host page        ${bold(host.href)}`);
     console.log(`  Token inspector  ${inspector.href}`);
+    console.log(`  Sandbox proxy    ${sandbox.url}  (the View's origin; add &policy=spec to the Host URL for the spec's no-WebAssembly CSP)`);
     for (const s of servers) console.log(`  MCP server ${s.instance}     ${s.mcpUrl.href}  (workerd, ready in ${Math.round(s.readyMs)} ms)`);
     console.log(`  token lifetime   ${opts.ttl ?? 600} s · key: ${process.env.STATE_KEY ? "STATE_KEY" : "ephemeral (see the warning)"}`);
     if (!process.env.STATE_KEY) console.log(`  dev key          ${key}   (paste it into the inspector to verify tokens)`);

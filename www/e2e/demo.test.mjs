@@ -1,21 +1,34 @@
-// The whole demo in Chromium: the stateless tic-tac-toe MCP server in real
-// workerd (Miniflare), the Host page (www/host.html: MCP client over Streamable
-// HTTP, AppBridge, ui/set-view-state in localStorage), the game View
-// (www/game/, mcp-sealed-state/widget only) and the token inspector.
+// The whole demo in Chromium, served the way MCP Apps hosts serve a View: the
+// stateless tic-tac-toe MCP server in real workerd (Miniflare) registers the
+// game View as a `ui://` resource (ONE HTML file, built by Vite +
+// vite-plugin-singlefile from www/game); the Host page (www/host.html: MCP
+// client over Streamable HTTP, mcp-sealed-state/app-bridge, ui/set-view-state
+// in localStorage) reads it with resources/read and renders it through the
+// sandbox proxy on a second origin (www/lib/sandbox-server.mjs), in an inner
+// srcdoc iframe, under a CSP built from the resource's `_meta.ui.csp`: with
+// 'wasm-unsafe-eval' ("wasm" policy) and as the spec's default, which refuses
+// WebAssembly ("spec" policy). And the token inspector.
 //
-// /pkg/ is mounted on the PACKED package (js/out/consumer), and the worker is
-// bundled against it too. Run `npm --prefix js run build && node js/pack.mjs` first.
+// /pkg/ is mounted on the PACKED package (js/out/consumer), and the worker and
+// the View are bundled against it too. Run `npm --prefix js run build && node
+// js/pack.mjs && node www/game/build.mjs` first.
 // Screenshots go to www/artifacts/ (git-ignored).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
 import { PACKED, failOnPageProblems, launchChromium } from "../lib/chromium.mjs";
-import { buildWorker, startServer } from "../server/miniflare.mjs";
+import { serveSandbox } from "../lib/sandbox-server.mjs";
+import { SPEC_DEFAULT_CSP, buildViewCsp } from "../lib/view-csp.js";
+import { VIEW_HTML, buildWorker, startServer } from "../server/miniflare.mjs";
+// What the server must declare (www/server/view.js, which bundles ext-apps' server helpers for workerd).
+const VIEW_URI = "ui://tic-tac-toe/game.html";
+const VIEW_MIME_TYPE = "text/html;profile=mcp-app";
+const VIEW_CSP = { connectDomains: [], resourceDomains: [] };
 
 const require = createRequire(join(REPO_ROOT, "js/package.json"));
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
@@ -25,8 +38,15 @@ const USER = "e2e-user";
 // (the server's replies are deterministic: www/server/game.js).
 const MOVES = [0, 2, 7];
 const BOARD_AFTER = "XOX.O.OX.";
+// Under the spec's policy the widget's attempt to compile its wasm is refused
+// (and reported) once per View document; it then runs on its JS backend. That
+// refusal is the only console error such a page may have.
+const WASM_REFUSED = /WebAssembly.*(violates|Content Security Policy)|Content Security Policy.*WebAssembly|wasm-unsafe-eval/i;
+const POLICIES = ["wasm", "spec"];
+const BACKEND = { wasm: "wasm", spec: "js" };
 
 let web;
+let sandbox;
 let browser;
 const servers = {}; // a, b: same key; ttl: same key, 2 s tokens
 
@@ -34,6 +54,7 @@ before(async () => {
   if (!existsSync(join(PACKED, "widget/browser.js"))) {
     throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
   }
+  if (!existsSync(VIEW_HTML)) throw new Error("the one-file View is not built: run `node www/game/build.mjs` first");
   mkdirSync(ARTIFACTS, { recursive: true });
   const launching = launchChromium();
   const build = await buildWorker();
@@ -49,18 +70,23 @@ before(async () => {
   const failed = [...started, ...launched].find((s) => s.status === "rejected");
   if (failed) throw failed.reason;
   web = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED } });
+  sandbox = await serveSandbox();
 });
 
 after(async () => {
   await browser?.close();
   await web?.close();
+  await sandbox?.close();
   await Promise.allSettled(Object.values(servers).map((s) => s.dispose()));
 });
 
-/** The tools/call requests the page sent, by tool name and port (seen by the browser). */
+/** The tools/call requests the page sent, by tool name and port (seen by the browser); `calls.rpc`: every JSON-RPC method sent; `calls.urls`: every URL requested. */
 function watchToolCalls(page) {
   const calls = [];
+  calls.rpc = [];
+  calls.urls = [];
   page.on("request", (req) => {
+    calls.urls.push(req.url());
     if (req.method() !== "POST") return;
     let body;
     try {
@@ -68,6 +94,7 @@ function watchToolCalls(page) {
     } catch {
       return;
     }
+    if (typeof body?.method === "string") calls.rpc.push(body.method);
     if (body?.method === "tools/call") calls.push({ name: body.params?.name, port: Number(new URL(req.url()).port) });
   });
   return calls;
@@ -75,23 +102,31 @@ function watchToolCalls(page) {
 
 /**
  * A fresh context (own localStorage) with the Host page on `endpoints` (or at
- * a given Host page URL). Fails
- * the test on page errors, console errors and failed or refused requests.
+ * a given Host page URL), its Views under `policy`. Fails the test on page
+ * errors, console errors (in any frame; under the "spec" policy, bar the
+ * refusal of WebAssembly) and failed or refused requests.
  */
-async function openHost(t, endpoints) {
+async function openHost(t, endpoints, { policy = "wasm" } = {}) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   const page = await ctx.newPage();
-  failOnPageProblems(t, page, () => ctx.close());
+  const problems = failOnPageProblems(t, page, () => ctx.close(), { expected: policy === "spec" ? [WASM_REFUSED] : [] });
   const toolCalls = watchToolCalls(page);
+  const proxies = []; // responses for the sandbox proxy page
+  page.on("response", (r) => new URL(r.url()).pathname === "/sandbox.html" && proxies.push(r));
   const list = () => endpoints.map((s) => s.mcpUrl.href).join(",");
-  await page.goto(typeof endpoints === "string" ? endpoints : `${web.url}www/host.html?servers=${list()}&user=${USER}`);
+  const sandboxOrigin = new URL(sandbox.url).origin;
+  await page.goto(typeof endpoints === "string" ? endpoints : `${web.url}www/host.html?servers=${list()}&user=${USER}&sandbox=${sandboxOrigin}&policy=${policy}`);
   await page.waitForSelector("html[data-ready=true]");
   await page.waitForSelector("#conn-status[data-status=connected]");
-  const view = page.frameLocator(".call iframe").first();
+  // The sandbox proxy (outer iframe, second origin), and the View inside it (srcdoc).
+  const view = page.frameLocator(".call iframe").first().frameLocator("iframe");
   return {
     page,
     view,
     toolCalls,
+    problems,
+    proxies,
+    policy,
     starts: () => toolCalls.filter((c) => c.name === "start").length,
     async newGame() {
       await page.click("#new-game");
@@ -127,10 +162,74 @@ async function screenshot(page, name, { fullPage = false } = {}) {
   await page.screenshot({ path: join(ARTIFACTS, name), fullPage });
 }
 
+/**
+ * The View came the way MCP Apps hosts serve it: read with resources/read
+ * (never from this Host's files), rendered by the sandbox proxy on the second
+ * origin under the policy's CSP (as a header), in an inner srcdoc iframe; the
+ * widget's backend is the one the policy allows, in the View and at the Host;
+ * under the spec's policy, the only console error was the refusal of wasm.
+ */
+async function assertServedAsHostsServeIt(h) {
+  const backend = BACKEND[h.policy];
+  await h.view.locator(`body[data-backend=${backend}]`).waitFor();
+  await h.page.waitForSelector(`.call[data-backend=${backend}]`);
+  assert.match(await h.view.locator("#backend").textContent(), new RegExp(`^${backend} `));
+  assert.ok(h.toolCalls.rpc.includes("resources/read"), `the Host read the View: ${h.toolCalls.rpc.join()}`);
+  assert.deepEqual(h.toolCalls.urls.filter((u) => u.includes("/www/game/")), [], "the Host never serves the View from its files");
+  const proxy = h.page.frames().find((f) => f.parentFrame() === h.page.mainFrame() && f.url().includes("/sandbox.html"));
+  assert.ok(proxy, `the sandbox proxy frame: ${h.page.frames().map((f) => f.url()).join(", ")}`);
+  assert.equal(new URL(proxy.url()).origin, new URL(sandbox.url).origin, "the proxy runs on the sandbox origin");
+  assert.notEqual(new URL(proxy.url()).origin, new URL(h.page.url()).origin, "a second origin, not the Host's");
+  assert.deepEqual(proxy.childFrames().map((f) => f.url()), ["about:srcdoc"], "the View is an inner srcdoc iframe");
+  const expectedCsp = buildViewCsp(VIEW_CSP, h.policy);
+  if (h.policy === "spec") assert.equal(expectedCsp, SPEC_DEFAULT_CSP);
+  assert.ok(h.proxies.length > 0);
+  for (const r of h.proxies) assert.equal(r.headers()["content-security-policy"], expectedCsp);
+  if (h.policy === "spec") {
+    assert.ok(h.problems.expected.length <= h.proxies.length, `one refusal of WebAssembly per View document at most: ${h.problems.expected.join("\n")}`);
+  } else {
+    assert.deepEqual(h.problems.expected, []);
+  }
+  assert.deepEqual([...h.problems], [], "no other page error, console error or failed request");
+}
+
 describe("the demo: workerd server, Host page, game View, inspector", () => {
-  test("three moves, a reload of the whole page: same board and token, no new start; the inspect link verifies it", async (t) => {
-    const h = await openHost(t, [servers.a]);
+  test("the server declares the View as MCP Apps and ChatGPT expect: tool _meta, a ui:// resource of one HTML file, its CSP", async () => {
+    const { Client, StreamableHTTPClientTransport } = require("@modelcontextprotocol/client");
+    const client = new Client({ name: "e2e", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(servers.a.mcpUrl));
+    try {
+      const { tools } = await client.listTools();
+      for (const name of ["start", "move"]) {
+        const meta = tools.find((tool) => tool.name === name)?._meta;
+        assert.equal(meta?.ui?.resourceUri, VIEW_URI, name);
+        assert.equal(meta["openai/outputTemplate"], VIEW_URI, name);
+      }
+      const { resources } = await client.listResources();
+      const listed = resources.find((r) => r.uri === VIEW_URI);
+      assert.equal(listed?.mimeType, VIEW_MIME_TYPE);
+      const { contents } = await client.readResource({ uri: VIEW_URI });
+      assert.equal(contents.length, 1);
+      const [view] = contents;
+      assert.equal(view.mimeType, VIEW_MIME_TYPE);
+      assert.deepEqual(view._meta.ui.csp, VIEW_CSP, "no network for the View");
+      assert.deepEqual(view._meta["openai/widgetCSP"], { connect_domains: [], resource_domains: [] });
+      assert.equal(view.text, readFileSync(VIEW_HTML, "utf8"), "the one-file build, as built");
+      // One file: every script and style inlined, nothing to fetch.
+      assert.doesNotMatch(view.text, /<script[^>]+src=/);
+      assert.doesNotMatch(view.text, /<link[^>]+rel="?stylesheet/);
+      assert.doesNotMatch(view.text, /\.wasm["'`]/, "no sibling .wasm file named");
+      assert.match(view.text, /<script type="module"/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  for (const policy of POLICIES) {
+  test(`${policy} policy: the ui:// View through the sandbox proxy, backend "${BACKEND[policy]}"; three moves, a reload of the whole page: same board and token, no new start; the inspect link verifies it`, async (t) => {
+    const h = await openHost(t, [servers.a], { policy });
     await h.newGame();
+    await assertServedAsHostsServeIt(h);
     assert.equal(h.starts(), 1);
     for (const cell of MOVES) await h.move(cell);
     assert.equal(await h.board(), BOARD_AFTER);
@@ -138,7 +237,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     assert.match(token, /^v1\.[\w-]+\.[\w-]{43}$/);
     assert.match(await h.view.locator("#payload").textContent(), /"board": "XOX\.O\.OX\."/);
     assert.match(await h.view.locator("#expires").textContent(), /^expires in \d+ s$/);
-    await screenshot(h.page, "game.png");
+    await screenshot(h.page, `game-${policy}.png`);
 
     await h.page.reload();
     await h.page.waitForSelector("html[data-ready=true]");
@@ -148,6 +247,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     assert.equal(await h.token(), token, "the token came back (from view state, not from the replayed start result)");
     assert.match(await h.view.locator("#vs-status").textContent(), /restored/);
     assert.equal(h.starts(), 1, "no new start after the reload");
+    await assertServedAsHostsServeIt(h);
     assert.deepEqual(
       h.toolCalls.map((c) => c.name),
       ["start", "move", "move", "move"],
@@ -176,6 +276,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     await page.waitForSelector("#verify-result[data-status=ok]");
     assert.equal(JSON.parse(await page.locator("#verified-payload").textContent()).board, await h.board());
   });
+  }
 
   test("a tampered stored token: the View shows what it claims, the server refuses it: expired, start over", async (t) => {
     const h = await openHost(t, [servers.a]);
@@ -222,8 +323,9 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     assert.equal(await h.page.locator("#no-calls").isVisible(), true);
   });
 
-  test("a 2-second ttl: once the token has expired, the next move shows expired, start over", async (t) => {
-    const h = await openHost(t, [servers.ttl]);
+  for (const policy of POLICIES) {
+  test(`${policy} policy: a 2-second ttl: once the token has expired, the next move shows expired, start over`, async (t) => {
+    const h = await openHost(t, [servers.ttl], { policy });
     await h.newGame();
     await h.move(0);
     assert.equal((await h.board())[0], "X", "a move within the lifetime works");
@@ -233,7 +335,9 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     await expiredBanner(h.view).waitFor({ state: "visible" });
     assert.match(await expiredBanner(h.view).textContent(), /expired, start over/i);
     assert.equal((await h.board())[8], ".", "the server refused the move");
+    await assertServedAsHostsServeIt(h);
   });
+  }
 
   test("two workerd instances taken in turns play one game: no session affinity", async (t) => {
     const h = await openHost(t, [servers.a, servers.b]);

@@ -44,7 +44,8 @@ export async function buildView({ quiet = true } = {}) {
     base: "./",
     logLevel: quiet ? "warn" : "info",
     plugins: [fromPackedPackage, viteSingleFile()],
-    build: { outDir: staging, emptyOutDir: true, target: "es2022", reportCompressedSize: false },
+    // No module-preload polyfill: a one-file View preloads nothing, and the polyfill is a fetch() call.
+    build: { outDir: staging, emptyOutDir: true, target: "es2022", reportCompressedSize: false, modulePreload: { polyfill: false } },
   });
   mkdirSync(OUT_DIR, { recursive: true });
   const emitted = join(staging, "index.html");
