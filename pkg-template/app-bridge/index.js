@@ -119,7 +119,10 @@ export class ViewStateAppBridge extends AppBridge {
       throw new TypeError("ViewStateAppBridge: storage must have load() and save(state)");
     }
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError("ViewStateAppBridge: maxBytes must be a positive integer");
-    if (!Number.isSafeInteger(storeTimeoutMs) || storeTimeoutMs < 1) throw new RangeError("ViewStateAppBridge: storeTimeoutMs must be a positive integer (ms)");
+    // The queue's own limit on timers (about 24.8 days) applies too.
+    if (!Number.isSafeInteger(storeTimeoutMs) || storeTimeoutMs < 1 || storeTimeoutMs > 2 ** 31 - 1) {
+      throw new RangeError("ViewStateAppBridge: storeTimeoutMs must be a whole number of milliseconds from 1 to 2147483647");
+    }
     this.#storage = storage;
     this.#maxBytes = maxBytes;
     this.#timeoutMs = storeTimeoutMs;
@@ -192,11 +195,12 @@ export class ViewStateAppBridge extends AppBridge {
       // `initial` refuses what is not an object or null (-32602): treated as unreadable.
       // The queue calls the store once per stored state (coalesced saves share
       // one call), so that is where the Host hears of it.
+      // The queue applies the same deadline to each save (timeoutMs).
       const store = async (state) => {
-        await withTimeout(() => this.#storage.save(state), this.#timeoutMs, "save");
+        await this.#storage.save(state);
         this.#notify(this.onviewstatesaved, state);
       };
-      this.#queue = new ViewStateSaveQueue(store, { maxBytes: this.#maxBytes, initial: saved ?? null });
+      this.#queue = new ViewStateSaveQueue(store, { maxBytes: this.#maxBytes, initial: saved ?? null, timeoutMs: this.#timeoutMs });
       return this.#queue;
     } catch (error) {
       this.#notify(this.onviewstateunavailable, error);

@@ -85,6 +85,7 @@ function watchToolCalls(page) {
   const calls = [];
   calls.rpc = [];
   calls.urls = [];
+  calls.ports = []; // the port of every POST to an MCP endpoint, in order
   page.on("request", (req) => {
     calls.urls.push(req.url());
     if (req.method() !== "POST") return;
@@ -95,6 +96,7 @@ function watchToolCalls(page) {
       return;
     }
     if (typeof body?.method === "string") calls.rpc.push(body.method);
+    if (new URL(req.url()).pathname === "/mcp") calls.ports.push(Number(new URL(req.url()).port));
     if (body?.method === "tools/call") calls.push({ name: body.params?.name, port: Number(new URL(req.url()).port) });
   });
   return calls;
@@ -226,56 +228,56 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
   });
 
   for (const policy of POLICIES) {
-  test(`${policy} policy: the ui:// View through the sandbox proxy, backend "${BACKEND[policy]}"; three moves, a reload of the whole page: same board and token, no new start; the inspect link verifies it`, async (t) => {
-    const h = await openHost(t, [servers.a], { policy });
-    await h.newGame();
-    await assertServedAsHostsServeIt(h);
-    assert.equal(h.starts(), 1);
-    for (const cell of MOVES) await h.move(cell);
-    assert.equal(await h.board(), BOARD_AFTER);
-    const token = await h.token();
-    assert.match(token, /^v1\.[\w-]+\.[\w-]{43}$/);
-    assert.match(await h.view.locator("#payload").textContent(), /"board": "XOX\.O\.OX\."/);
-    assert.match(await h.view.locator("#expires").textContent(), /^expires in \d+ s$/);
-    await screenshot(h.page, `game-${policy}.png`);
+    test(`${policy} policy: the ui:// View through the sandbox proxy, backend "${BACKEND[policy]}"; three moves, a reload of the whole page: same board and token, no new start; the inspect link verifies it`, async (t) => {
+      const h = await openHost(t, [servers.a], { policy });
+      await h.newGame();
+      await assertServedAsHostsServeIt(h);
+      assert.equal(h.starts(), 1);
+      for (const cell of MOVES) await h.move(cell);
+      assert.equal(await h.board(), BOARD_AFTER);
+      const token = await h.token();
+      assert.match(token, /^v1\.[\w-]+\.[\w-]{43}$/);
+      assert.match(await h.view.locator("#payload").textContent(), /"board": "XOX\.O\.OX\."/);
+      assert.match(await h.view.locator("#expires").textContent(), /^expires in \d+ s$/);
+      await screenshot(h.page, `game-${policy}.png`);
 
-    await h.page.reload();
-    await h.page.waitForSelector("html[data-ready=true]");
-    await h.page.waitForSelector(".call[data-ready=true]");
-    await h.view.locator("body[data-phase=playing]").waitFor();
-    assert.equal(await h.board(), BOARD_AFTER, "the board came back");
-    assert.equal(await h.token(), token, "the token came back (from view state, not from the replayed start result)");
-    assert.match(await h.view.locator("#vs-status").textContent(), /restored/);
-    assert.equal(h.starts(), 1, "no new start after the reload");
-    await assertServedAsHostsServeIt(h);
-    assert.deepEqual(
-      h.toolCalls.map((c) => c.name),
-      ["start", "move", "move", "move"],
-    );
+      await h.page.reload();
+      await h.page.waitForSelector("html[data-ready=true]");
+      await h.page.waitForSelector(".call[data-ready=true]");
+      await h.view.locator("body[data-phase=playing]").waitFor();
+      assert.equal(await h.board(), BOARD_AFTER, "the board came back");
+      assert.equal(await h.token(), token, "the token came back (from view state, not from the replayed start result)");
+      assert.match(await h.view.locator("#vs-status").textContent(), /restored/);
+      assert.equal(h.starts(), 1, "no new start after the reload");
+      await assertServedAsHostsServeIt(h);
+      assert.deepEqual(
+        h.toolCalls.map((c) => c.name),
+        ["start", "move", "move", "move"],
+      );
 
-    // It keeps playing with the restored token.
-    const free = BOARD_AFTER.indexOf(".");
-    await h.move(free);
-    assert.equal((await h.board())[free], "X");
-    assert.notEqual(await h.token(), token);
-    assert.equal(h.starts(), 1);
+      // It keeps playing with the restored token.
+      const free = BOARD_AFTER.indexOf(".");
+      await h.move(free);
+      assert.equal((await h.board())[free], "X");
+      assert.notEqual(await h.token(), token);
+      assert.equal(h.starts(), 1);
 
-    // The Host's "Inspect token" link: the freshest token, in the URL fragment; the inspector
-    // verifies it with the server's key and the principal it is bound to (X-Demo-User).
-    const latest = await h.token();
-    const href = await h.page.locator(".call .call-inspect").getAttribute("href");
-    assert.equal(decodeURIComponent(href.split("#token=")[1]), latest);
-    const page = await h.page.context().newPage();
-    await page.goto(new URL(href, web.url).href);
-    await page.waitForSelector("#claims[data-status=ok]");
-    assert.match(await page.locator("#claim-purpose").textContent(), /view/);
-    await page.fill("#key", KEY);
-    await page.waitForSelector("#verify-result[data-status=fail]");
-    assert.equal(await page.locator("#verify-reason").textContent(), "bind", "game tokens are bound to the X-Demo-User");
-    await page.fill("#bind", USER);
-    await page.waitForSelector("#verify-result[data-status=ok]");
-    assert.equal(JSON.parse(await page.locator("#verified-payload").textContent()).board, await h.board());
-  });
+      // The Host's "Inspect token" link: the freshest token, in the URL fragment; the inspector
+      // verifies it with the server's key and the principal it is bound to (X-Demo-User).
+      const latest = await h.token();
+      const href = await h.page.locator(".call .call-inspect").getAttribute("href");
+      assert.equal(decodeURIComponent(href.split("#token=")[1]), latest);
+      const page = await h.page.context().newPage();
+      await page.goto(new URL(href, web.url).href);
+      await page.waitForSelector("#claims[data-status=ok]");
+      assert.match(await page.locator("#claim-purpose").textContent(), /view/);
+      await page.fill("#key", KEY);
+      await page.waitForSelector("#verify-result[data-status=fail]");
+      assert.equal(await page.locator("#verify-reason").textContent(), "bind", "game tokens are bound to the X-Demo-User");
+      await page.fill("#bind", USER);
+      await page.waitForSelector("#verify-result[data-status=ok]");
+      assert.equal(JSON.parse(await page.locator("#verified-payload").textContent()).board, await h.board());
+    });
   }
 
   test("a tampered stored token: the View shows what it claims, the server refuses it: expired, start over", async (t) => {
@@ -324,19 +326,19 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
   });
 
   for (const policy of POLICIES) {
-  test(`${policy} policy: a 2-second ttl: once the token has expired, the next move shows expired, start over`, async (t) => {
-    const h = await openHost(t, [servers.ttl], { policy });
-    await h.newGame();
-    await h.move(0);
-    assert.equal((await h.board())[0], "X", "a move within the lifetime works");
-    // The ttl wait: the View's countdown (secondsLeft) says when the token has expired.
-    await h.view.locator("#expires", { hasText: /^expired$/ }).waitFor({ timeout: 10_000 });
-    await h.view.locator('.cell[data-cell="8"]').click();
-    await expiredBanner(h.view).waitFor({ state: "visible" });
-    assert.match(await expiredBanner(h.view).textContent(), /expired, start over/i);
-    assert.equal((await h.board())[8], ".", "the server refused the move");
-    await assertServedAsHostsServeIt(h);
-  });
+    test(`${policy} policy: a 2-second ttl: once the token has expired, the next move shows expired, start over`, async (t) => {
+      const h = await openHost(t, [servers.ttl], { policy });
+      await h.newGame();
+      await h.move(0);
+      assert.equal((await h.board())[0], "X", "a move within the lifetime works");
+      // The ttl wait: the View's countdown (secondsLeft) says when the token has expired.
+      await h.view.locator("#expires", { hasText: /^expired$/ }).waitFor({ timeout: 10_000 });
+      await h.view.locator('.cell[data-cell="8"]').click();
+      await expiredBanner(h.view).waitFor({ state: "visible" });
+      assert.match(await expiredBanner(h.view).textContent(), /expired, start over/i);
+      assert.equal((await h.board())[8], ".", "the server refused the move");
+      await assertServedAsHostsServeIt(h);
+    });
   }
 
   test("two workerd instances taken in turns play one game: no session affinity", async (t) => {
@@ -348,7 +350,9 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     const ports = h.toolCalls.map((c) => c.port);
     const { a, b } = { a: Number(servers.a.url.port), b: Number(servers.b.url.port) };
     assert.deepEqual(new Set(ports), new Set([a, b]), `both instances served tool calls: ${JSON.stringify(h.toolCalls)}`);
-    for (let i = 1; i < ports.length; i++) assert.notEqual(ports[i], ports[i - 1], "consecutive calls went to different instances");
+    // Every request in turn (resources/read of the View sits between start and the first move).
+    const posts = h.toolCalls.ports;
+    for (let i = 1; i < posts.length; i++) assert.notEqual(posts[i], posts[i - 1], `consecutive requests went to different instances: ${posts}`);
     // The Host's request log shows the same.
     const used = await h.page.locator("#traffic li").evaluateAll((lis) => new Set(lis.map((li) => li.dataset.server)).size);
     assert.equal(used, 2);
