@@ -5,9 +5,10 @@
 //
 //   node www/game/build.mjs          -> build/view/game.html (VIEW_HTML)
 //
-// Bare imports (mcp-sealed-state/*, @modelcontextprotocol/ext-apps) resolve
-// from the PACKED package as a consumer installs it (js/out/consumer, made by
-// `node js/pack.mjs`), so the View bundles exactly what `npm install` gives.
+// Bare imports (mcp-sealed-state/*, @modelcontextprotocol/ext-apps, zod)
+// resolve from the PACKED package as a consumer installs it (js/out/consumer,
+// made by `node js/pack.mjs`), so the View bundles exactly what `npm install`
+// gives; ext-apps' own dependencies resolve from where it is installed.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,7 +33,7 @@ export async function buildView({ quiet = true } = {}) {
     name: "bare-imports-from-the-packed-package",
     enforce: "pre",
     resolveId(source, _importer, options) {
-      if (!/^(mcp-sealed-state|@modelcontextprotocol\/ext-apps)(\/|$)/.test(source)) return null;
+      if (!/^(mcp-sealed-state|@modelcontextprotocol\/ext-apps|zod)(\/|$)/.test(source)) return null;
       return this.resolve(source, join(CONSUMER, "view.js"), { ...options, skipSelf: true });
     },
   };

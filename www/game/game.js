@@ -12,6 +12,7 @@
 // that the server serves as a `ui://` resource; the Host renders it in a
 // sandbox under a CSP that may refuse WebAssembly, in which case the widget's
 // JS backend serves it (shown under "Backend").
+import "./zod-jitless.js"; // before ext-apps: see there
 import { App } from "@modelcontextprotocol/ext-apps";
 import { connectWithViewState } from "mcp-sealed-state/app";
 import {
