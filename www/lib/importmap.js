@@ -2,11 +2,9 @@
 //
 //   <script src="/www/lib/importmap.js"></script>   <!-- before any module script -->
 //
-// Why an import map and not a bundle: `mcp-sealed-state/widget` finds its .wasm
-// with `new URL("../wasm/widget_bg.wasm", import.meta.url)` behind top-level
-// await, which is what a page without a bundler (or a bundler without a wasm
-// plug-in) gets; serving the package as published tests exactly that. The
-// lib/ files keep bare specifiers, so a bundler resolves them unchanged.
+// Why an import map and not a bundle: the Host page and the inspector load the
+// package as published, module by module, which is what a page without a
+// bundler gets; serving the package unchanged tests exactly that.
 // URLs are the mounts of www/lib/serve.mjs: /pkg/ (the package), /node_modules/
 // (js/node_modules), /www/.
 //
