@@ -7,7 +7,7 @@
 //
 // Serves the repo with www/lib/serve.mjs, with /pkg/ mounted on the PACKED
 // package (js/out/consumer/node_modules/mcp-sealed-state), so the browser gets
-// exactly what `npm install` gives a user, and the pages of test/fixtures/app.
+// exactly what `npm install` gives a user, and the pages of js/fixtures/app (outside js/test: node --test runs every .js under a test/ directory).
 // Run `npm --prefix js run build && node js/pack.mjs` first.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -30,7 +30,7 @@ before(async () => {
   if (!existsSync(join(PACKED, "widget/browser.js"))) {
     throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
   }
-  server = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED, "/fixtures/": "js/test/fixtures" }, cacheControl: "max-age=600" });
+  server = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED, "/fixtures/": "js/fixtures" }, cacheControl: "max-age=600" });
   browser = await launchChromium();
   context = await browser.newContext();
 });
