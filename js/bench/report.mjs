@@ -210,7 +210,7 @@ export function markdown({ results, hash, sizes, cold, targetRows, machineLine, 
       out.push("");
       out.push(`Chromium ${c.version} (headless), the packed package served from 127.0.0.1, each figure the median of ${c.runs} fresh browser contexts (own HTTP and code cache):`);
       out.push("");
-      out.push("| build | wasm-bindgen `init()` given the bytes (compile + instantiate) | `init()` given the URL (fetch + streaming compile + instantiate) | `import()` of the browser entry (its JS modules, then `init()`) |");
+      out.push("| build | wasm-bindgen `init()` given the bytes (compile + instantiate) | `init()` given the URL (fetch + streaming compile + instantiate) | `import()` of the browser entry, then `await init()` (its JS modules, then the wasm ready) |");
       out.push("|---|---:|---:|---:|");
       for (const r of c.rows) out.push(`| ${r.name} (${kib(r.gzip)} gz) | ${fmtMs(r.instantiateMs)} | ${fmtMs(r.initMs)} | ${fmtMs(r.entryMs)} |`);
     }

@@ -1,6 +1,7 @@
 // Browsers, bundlers and one-file Views: the wasm bytes travel inside this
-// package's JS (./wasm-inline.js, written by js/build.mjs), so nothing is
-// fetched and there is no sibling file for a bundler to emit or a CSP to block.
+// package's JS (./wasm-inline.js, written by js/build.mjs) and are
+// instantiated from bytes, so nothing is fetched and there is no sibling file
+// for a bundler to emit or a CSP to block.
 //
 // No top-level await (esbuild's default iife output refuses it): the JS twin
 // serves from the first call, and the wasm takes over once it is
@@ -10,21 +11,25 @@
 import initWasm, { readTokenJson } from "../wasm/widget.js";
 import { readTokenJsonJs } from "./read-js.js";
 import { tokenApi } from "./token.js";
-import { WIDGET_WASM_BASE64 } from "./wasm-inline.js";
+import { WIDGET_WASM_GZIP_BASE64 } from "./wasm-inline.js";
 
 const core = { backend: "js", read: readTokenJsonJs };
 
-function wasmBytes() {
-  const bin = atob(WIDGET_WASM_BASE64);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return bytes;
+// The .wasm travels gzipped (js/build.mjs measured the encodings); a platform
+// without DecompressionStream fails here and keeps the JS twin.
+async function wasmBytes() {
+  const bin = atob(WIDGET_WASM_GZIP_BASE64);
+  const packed = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) packed[i] = bin.charCodeAt(i);
+  const inflated = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(inflated).arrayBuffer());
 }
 
 // Started at import, settled once: never a rejection, so importing never throws
 // and no unhandled rejection reaches the page.
 const settled = Promise.resolve()
-  .then(() => initWasm({ module_or_path: wasmBytes() }))
+  .then(wasmBytes)
+  .then((bytes) => initWasm({ module_or_path: bytes }))
   .then(
     () => {
       core.read = readTokenJson;
