@@ -15,7 +15,7 @@ import { PACKAGE_DIR, importPackage } from "./support.mjs";
 
 const { App } = await import("@modelcontextprotocol/ext-apps");
 const { AppBridge } = await import("@modelcontextprotocol/ext-apps/app-bridge");
-const { ViewState, connectWithViewState, keepFreshestToken, trackViewState, viewStateOf } = await importPackage("/app");
+const { ViewState, connectWithViewState, keepFreshestToken, onViewState, trackViewState, viewStateOf } = await importPackage("/app");
 const { DEFAULT_MAX_BYTES, DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD, ViewStateAppBridge } = await importPackage("/app-bridge");
 const { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, ViewStateError } = await importPackage("/widget");
 
@@ -229,6 +229,25 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
     const vs = await tracked;
     assert.deepEqual(vs.restored, { from: "store" });
     assert.equal(await viewStateOf(app), vs);
+  });
+
+  test("a view-state listener that throws does not fail the connect; the App's onerror hears of it", async () => {
+    const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
+    const bridge = new ViewStateAppBridge(null, HOST_INFO, HOST_CAPS, HOST_OPTIONS, { storage: memoryStore() });
+    bridge.oncalltool = async () => ({ content: [{ type: "text", text: "pong" }] });
+    await bridge.connect(hostSide);
+    const app = new App({ name: "v", version: "1" }, {}, { autoResize: false });
+    const errors = [];
+    app.onerror = (e) => errors.push(e.message);
+    const seen = [];
+    onViewState(app, () => {
+      throw new Error("listener broke");
+    });
+    onViewState(app, (vs) => seen.push(vs));
+    const vs = await connectWithViewState(app, viewSide);
+    assert.deepEqual(errors, ["listener broke"]);
+    assert.deepEqual(seen, [vs], "the other listeners still run");
+    assert.equal((await app.callServerTool({ name: "x", arguments: {} })).content[0].text, "pong");
   });
 });
 

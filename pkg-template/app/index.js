@@ -78,21 +78,29 @@ const tracked = new WeakMap();
 export function trackViewState(app) {
   const known = tracked.get(app);
   if (known) return known.current;
-  const entry = { current: null, listeners: new Set() };
   let settle;
-  entry.current = new Promise((r) => (settle = r));
+  const entry = { current: new Promise((r) => (settle = r)), settled: false, listeners: new Set() };
   tracked.set(app, entry);
   const connect = app.connect.bind(app);
-  let first = true;
   app.connect = async (transport, options) => {
     const capture = captureInitializeResult(transport);
-    if (!first) entry.current = new Promise((r) => (settle = r));
-    first = false;
+    // A connect that fails leaves the promise pending for the next one.
+    if (entry.settled) {
+      entry.current = new Promise((r) => (settle = r));
+      entry.settled = false;
+    }
     await connect(transport, options);
     const viewState = new ViewState(app, capture.result);
+    entry.settled = true;
     settle(viewState);
-    for (const listener of entry.listeners) listener(viewState);
-    return undefined;
+    for (const listener of entry.listeners) {
+      try {
+        listener(viewState);
+      } catch (error) {
+        // The App is connected: a listener's failure must not make connect() reject.
+        app.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
   };
   return entry.current;
 }
