@@ -239,7 +239,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
   });
 
   for (const policy of POLICIES) {
-    test(`${policy} policy: the ui:// View through the sandbox proxy, backend "${BACKEND[policy]}"; three moves, a reload of the whole page: same board and token, no new start; the inspect link verifies it`, async (t) => {
+    test(`${policy} policy: the ui:// View through the sandbox proxy, backend "${BACKEND[policy]}"; three moves, a reload of the whole page and of the View: same board and token, no new start; the inspect link verifies it`, async (t) => {
       const h = await openHost(t, [servers.a], { policy });
       await h.newGame();
       await assertServedAsHostsServeIt(h);
@@ -260,6 +260,17 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
       assert.equal(await h.token(), token, "the token came back (from view state, not from the replayed start result)");
       assert.match(await h.view.locator("#vs-status").textContent(), /restored/);
       assert.equal(h.starts(), 1, "no new start after the reload");
+      await assertServedAsHostsServeIt(h);
+
+      // "Reload View": a new proxy document, announced again, given the HTML again: a second render on the same bridge.
+      const proxiesBefore = h.proxies.length;
+      await h.page.locator(".call .call-reload").click();
+      await h.page.waitForSelector('.call[data-renders="2"][data-ready=true]');
+      await h.view.locator("body[data-phase=playing]").waitFor();
+      assert.equal(await h.board(), BOARD_AFTER, "the board came back after a reload of the View alone");
+      assert.equal(await h.token(), token);
+      assert.equal(h.proxies.length, proxiesBefore + 1, "the proxy page was loaded again");
+      assert.equal(h.starts(), 1);
       await assertServedAsHostsServeIt(h);
       assert.deepEqual(
         h.toolCalls.map((c) => c.name),
