@@ -135,7 +135,7 @@ async function connect() {
 // The View of a tool: its `_meta.ui.resourceUri`, read once per page load.
 const views = new Map();
 function viewResource(tool) {
-  const uri = tool?._meta?.ui?.resourceUri;
+  const uri = tool?._meta?.ui?.resourceUri ?? tool?._meta?.["ui/resourceUri"]; // the older flat key too
   if (typeof uri !== "string" || !uri.startsWith("ui://")) return Promise.reject(new Error(`tool ${tool?.name} declares no ui:// View`));
   if (!views.has(uri)) {
     const read = client.readResource({ uri }).then(({ contents }) => {
