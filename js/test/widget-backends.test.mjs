@@ -268,6 +268,18 @@ test("a wasm trap (allocation failure under a memory cap) hands over to the JS t
   assert.deepEqual(JSON.parse(out), { before: "wasm", after: "js", same: true, left: 6 });
 });
 
+test("the browser entry (wasm inlined) imports without throwing where there is no WebAssembly at all, and serves from the JS twin", () => {
+  const entry = pathToFileURL(join(PACKAGE_DIR, "widget/browser.js")).href;
+  const token = `v1.${b64(Buffer.from('{"p":{"p":"v","d":[1]},"exp":5}'))}.${MAC}`;
+  const script = `const w = await import(${JSON.stringify(entry)});
+    const atImport = w.backend();
+    console.log(JSON.stringify({ atImport, settled: await w.init(), payload: w.readTokenUnverified(${JSON.stringify(token)}).payload }));`;
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const run = (flags) => JSON.parse(execFileSync(process.execPath, [...flags, "--input-type=module", "-e", script], { encoding: "utf8", env, stdio: ["ignore", "pipe", "ignore"] }));
+  assert.deepEqual(run([]), { atImport: "js", settled: "wasm", payload: [1] }, "Node 20 has what the entry needs: atob, DecompressionStream, WebAssembly");
+  assert.deepEqual(run(["--jitless"]), { atImport: "js", settled: "js", payload: [1] }, "no WebAssembly");
+});
+
 test("the whole widget suite passes on the JS twin (node --jitless: no WebAssembly)", () => {
   // Throws, with the suite's output, if any test fails. Without NODE_TEST_CONTEXT,
   // which would make the child report to this runner instead of printing TAP.
