@@ -8,7 +8,8 @@
 //   - fast-check: random strings, and tokens built from random envelopes with
 //     hostile mutations (duplicates, escapes, odd exps, broken UTF-8, ...);
 //   - the whole widget suite (widget.test.mjs) again under node --jitless,
-//     where the widget entry has no WebAssembly and serves from the JS twin.
+//     where the widget entry has no WebAssembly and serves from the JS twin;
+//   - a wasm trap (out of memory) handing over to the JS twin.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -16,7 +17,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
-import { JS_DIR, PACKAGE_DIR, ROOT } from "./support.mjs";
+import { JS_DIR, PACKAGE_DIR, ROOT, resolvePackage } from "./support.mjs";
 
 const glue = await import(pathToFileURL(join(PACKAGE_DIR, "wasm/widget.js")).href);
 glue.initSync({ module: readFileSync(join(PACKAGE_DIR, "wasm/widget_bg.wasm")) });
@@ -250,6 +251,33 @@ describe("fast-check: both backends agree on random and hostile input", () => {
       runs,
     );
   });
+});
+
+test("a wasm trap (allocation failure under a memory cap) hands over to the JS twin: the same result, no error, still usable", () => {
+  // node --wasm-max-mem-pages=20 caps wasm memory at 1.25 MiB: reading a 0.95 MB token cannot allocate.
+  const entry = pathToFileURL(resolvePackage("/widget")).href;
+  const script = `
+    const { backend, readTokenUnverified, secondsLeft } = await import(${JSON.stringify(entry)});
+    const big = "x".repeat(700000);
+    const token = "v1." + Buffer.from(JSON.stringify({ p: { p: "v", d: big }, exp: 5 })).toString("base64url") + "." + "A".repeat(43);
+    const before = backend();
+    const view = readTokenUnverified(token);
+    console.log(JSON.stringify({ before, after: backend(), same: view.payload === big && view.exp === 5, left: secondsLeft(token, 0) }));`;
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const out = execFileSync(process.execPath, ["--wasm-max-mem-pages=20", "--input-type=module", "-e", script], { encoding: "utf8", env });
+  assert.deepEqual(JSON.parse(out), { before: "wasm", after: "js", same: true, left: 6 });
+});
+
+test("the browser entry (wasm inlined) imports without throwing where there is no WebAssembly at all, and serves from the JS twin", () => {
+  const entry = pathToFileURL(join(PACKAGE_DIR, "widget/browser.js")).href;
+  const token = `v1.${b64(Buffer.from('{"p":{"p":"v","d":[1]},"exp":5}'))}.${MAC}`;
+  const script = `const w = await import(${JSON.stringify(entry)});
+    const atImport = w.backend();
+    console.log(JSON.stringify({ atImport, settled: await w.init(), payload: w.readTokenUnverified(${JSON.stringify(token)}).payload }));`;
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const run = (flags) => JSON.parse(execFileSync(process.execPath, [...flags, "--input-type=module", "-e", script], { encoding: "utf8", env, stdio: ["ignore", "pipe", "ignore"] }));
+  assert.deepEqual(run([]), { atImport: "js", settled: "wasm", payload: [1] }, "Node 20 has what the entry needs: atob, DecompressionStream, WebAssembly");
+  assert.deepEqual(run(["--jitless"]), { atImport: "js", settled: "js", payload: [1] }, "no WebAssembly");
 });
 
 test("the whole widget suite passes on the JS twin (node --jitless: no WebAssembly)", () => {

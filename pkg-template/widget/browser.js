@@ -18,6 +18,8 @@ const core = { backend: "js", read: readTokenJsonJs };
 // The .wasm travels gzipped (js/build.mjs measured the encodings); a platform
 // without DecompressionStream fails here and keeps the JS twin.
 async function wasmBytes() {
+  // Nothing to inflate for where there is no WebAssembly at all.
+  if (typeof WebAssembly !== "object") throw new Error("no WebAssembly here");
   const bin = atob(WIDGET_WASM_GZIP_BASE64);
   const packed = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) packed[i] = bin.charCodeAt(i);

@@ -17,7 +17,8 @@ export interface TokenView<T = unknown> {
  * Which implementation serves this page now. In browsers the JS twin serves
  * from the first call and the wasm takes over once instantiated; where the
  * page's CSP refuses WebAssembly (no 'wasm-unsafe-eval') the JS twin serves
- * throughout. Both give the same results.
+ * throughout, and after a wasm trap (a failed allocation) it takes over.
+ * Both give the same results.
  */
 export declare function backend(): "wasm" | "js";
 /**

@@ -3,6 +3,7 @@
 // Only reading a token's body needs the core (wasm, or its JS twin); the rest
 // is JS that JS does natively.
 import { MAX_READ_CHARS, SEALED_STATE_INVALID_MESSAGE, STATE_META_KEY, SealedStateError } from "../common.js";
+import { readTokenJsonJs } from "./read-js.js";
 import { resultOf } from "./rpc.js";
 
 /** ng-mcp-ui's stable message for the same failure (src/reader.rs NG_MCP_UI_INVALID_MESSAGE). */
@@ -14,10 +15,23 @@ const NG_MCP_UI_INVALID_MESSAGE = "ng-mcp-ui: sealed state is invalid or expired
  * the core's fields once its wasm is ready: both give the same text.
  */
 export function tokenApi(core) {
+  const read = (token) => {
+    if (core.backend === "wasm") {
+      try {
+        return core.read(token);
+      } catch {
+        // The wasm read only throws when it traps (a failed allocation): the
+        // instance is not trusted after that, and the JS twin serves from now on.
+        core.read = readTokenJsonJs;
+        core.backend = "js";
+      }
+    }
+    return core.read(token);
+  };
   // The parsed TokenView, or undefined when it is not a v1 token this widget reads.
   const view = (token) => {
     if (typeof token !== "string" || token.length > MAX_READ_CHARS) return undefined;
-    const json = core.read(token);
+    const json = read(token);
     return json === undefined ? undefined : JSON.parse(json);
   };
   const expOf = (token) => view(token)?.exp;
