@@ -167,7 +167,7 @@ export default { async fetch() { return Response.json(await run()); } };`;
     const res = await mf.dispatchFetch("http://suite.local/");
     const text = await res.text();
     if (res.status !== 200) throw new Error(`workerd answered ${res.status}: ${text}\n${JSON.stringify(logs)}`);
-    return { ...JSON.parse(text), entry: built.wasm.map((f) => relative(dir, f)).join(","), logs };
+    return { ...JSON.parse(text), entry: built.wasm.map((f) => relative(dir, f)).sort().join(","), logs };
   } finally {
     await mf.dispose();
   }
