@@ -59,9 +59,9 @@ export * from "./api.js";
 });
 
 // Entries written from template files in pkg-template/loaders/ (the deno
-// loader, the CommonJS entry): `{{NAME}}` is filled per build, and a
-// placeholder this script has no value for, or one left unfilled, fails the build.
-const LOADER_TEMPLATES = ["deno.js", "require.cjs"];
+// loader): `{{NAME}}` is filled per build, and a placeholder this script has
+// no value for, or one left unfilled, fails the build.
+const LOADER_TEMPLATES = ["deno.js"];
 
 export function fill(text, values, what) {
   const out = text.replace(/\{\{(\w+)\}\}/g, (_, name) => {
@@ -72,10 +72,12 @@ export function fill(text, values, what) {
   return out;
 }
 
-// TypeScript in a CommonJS project (module node16/nodenext) reads a .d.ts of a
-// "type": "module" package as ESM and refuses to require it (TS1479): the
-// "require" types condition points at .d.cts copies whose relative imports
-// name the .cjs twins. Every relative specifier must be rewritten.
+// CommonJS needs no entry of its own: require() takes the "node" ES module
+// (require(esm), unflagged from Node 20.19 and 22.12), one instance shared
+// with import. But TypeScript in a CommonJS project (module node16/nodenext)
+// reads a .d.ts of a "type": "module" package as ESM and refuses to require it
+// (TS1479): the "require" types condition points at .d.cts copies whose
+// relative imports name the .cjs twins. Every relative specifier must be rewritten.
 export function ctsDeclarations(text, what) {
   const out = text.replace(/(from\s+"\.{1,2}\/[^"]+)\.js"/g, '$1.cjs"');
   if (/from\s+"\.{1,2}\/[^"]*\.js"/.test(out) || /import\(\s*"\.{1,2}\//.test(out)) throw new Error(`${what}: a relative import is left unrewritten`);

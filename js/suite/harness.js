@@ -109,10 +109,9 @@ export const assert = {
  * Run every registered test, one at a time, in registration order.
  * Returns `{ passed, failed, names, failures: [{ name, error }] }`.
  */
-export async function run({ only } = {}) {
+export async function run() {
   const summary = { passed: 0, failed: 0, names: [], failures: [] };
   for (const { name, fn } of tests) {
-    if (only && !only.test(name)) continue;
     summary.names.push(name);
     try {
       await fn();

@@ -234,7 +234,7 @@ export async function runChromium(dir) {
       throw new Error(`the suite did not finish in Chromium: ${e.message}\n${problems.join("\n")}`);
     });
     const summary = await handle.jsonValue();
-    return { ...summary, entry: importMap.imports["mcp-sealed-state"], problems };
+    return { ...summary, entry: importMap.imports["mcp-sealed-state"], problems, version: browser.version() };
   } finally {
     await browser.close();
     await server.close();

@@ -56,8 +56,9 @@ test(`workerd (Miniflare ${version("miniflare")}): the "workerd" entry, wasm imp
   );
 });
 
-test(`Chromium (headless, playwright-core ${version("playwright-core")}): the "browser" entry, no bundler`, async () => {
+test(`Chromium (headless, playwright-core ${version("playwright-core")}): the "browser" entry, no bundler`, async (t) => {
   const summary = await runChromium(projects.npm);
+  t.diagnostic(`Chromium ${summary.version}`);
   check(summary, /^\/node_modules\/mcp-sealed-state\/edge\/browser\.js$/);
   assert.deepEqual(summary.problems, []);
 });

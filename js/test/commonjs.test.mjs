@@ -41,10 +41,10 @@ import("mcp-sealed-state").then((esm) => {
 `;
 
 for (const [label, node] of [[`Node ${process.versions.node} (this machine's)`, process.execPath], ["Node 22 (npm node)", NODE22]]) {
-  test(`require() in ${label}: the require entry, one module instance with import, no warning`, async () => {
+  test(`require() in ${label}: the "node" ES module, one instance with import, no warning`, async () => {
     writeFileSync(join(project, "main.js"), program);
     const { stdout, stderr } = await execFileP(node, ["main.js"], { cwd: project });
-    assert.deepEqual(JSON.parse(stdout), { opened: { a: 1 }, read: "view", reason: "bind", resolved: "mcp-sealed-state/edge/require.cjs", sameInstance: true });
+    assert.deepEqual(JSON.parse(stdout), { opened: { a: 1 }, read: "view", reason: "bind", resolved: "mcp-sealed-state/edge/node.js", sameInstance: true });
     assert.equal(stderr, "");
   });
 }
