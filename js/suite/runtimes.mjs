@@ -113,7 +113,7 @@ async function withLocalRegistry(tgz, fn) {
 
 export const installers = {
   npm: (dir) => exec("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir }),
-  bun: (dir) => exec(BIN.bun, ["install", "--no-progress"], { cwd: dir }),
+  bun: (dir) => exec(BIN.bun, ["install", "--no-progress"], { cwd: dir, env: { BUN_INSTALL_CACHE_DIR: join(dir, ".bun-cache") } }),
   // The project depends on the version, as on a published package, from the loopback registry.
   deno: (dir) =>
     withLocalRegistry(tarball(), async ({ registry, version }) => {
@@ -144,6 +144,23 @@ export const runNode22 = (dir) => runCli("node 22", BIN.node22, [], dir);
 export const runBun = (dir) => runCli("bun", BIN.bun, ["run"], dir);
 // No --allow-* flag of any kind: the package's "deno" entry needs none.
 export const runDeno = (dir) => runCli("deno", BIN.deno, ["run"], dir, { DENO_DIR: join(dir, ".deno-dir") });
+
+/**
+ * The control for the Deno row: the package's Node entry, imported directly,
+ * reads its .wasm with readFileSync, which Deno refuses without --allow-read.
+ * Returns Deno's error output.
+ */
+export async function denoNodeEntryWithoutFlags(dir) {
+  writeFileSync(join(dir, "node-entry.js"), 'import "./node_modules/mcp-sealed-state/edge/node.js";\n');
+  try {
+    await execFileP(BIN.deno, ["run", "node-entry.js"], { cwd: dir, env: cleanEnv({ DENO_DIR: join(dir, ".deno-dir") }), timeout: 60_000 });
+  } catch (e) {
+    return `${e.stdout}${e.stderr}`;
+  } finally {
+    rmSync(join(dir, "node-entry.js"));
+  }
+  throw new Error("Deno ran the node entry without --allow-read");
+}
 
 /** The suite in real workerd: bundled with the "workerd" condition, run in a fetch handler. */
 export async function runWorkerd(dir) {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, JS, installers, makeProject, runBun, runChromium, runDeno, runNode20, runNode22, runWorkerd } from "./runtimes.mjs";
+import { BIN, JS, denoNodeEntryWithoutFlags, installers, makeProject, runBun, runChromium, runDeno, runNode20, runNode22, runWorkerd } from "./runtimes.mjs";
 
 const version = (name) => JSON.parse(readFileSync(join(JS, "node_modules", name, "package.json"), "utf8")).version;
 const projects = {};
@@ -40,6 +40,10 @@ test(`Node ${version("node")} (npm node): the "node" entry`, async () => {
 
 test(`Deno ${version("deno")} (npm deno, deno install, no permission flags): the "deno" entry`, async () => {
   check(await runDeno(projects.deno), /\/suite-deno\/node_modules\/\.deno\/mcp-sealed-state@[^/]+\/node_modules\/mcp-sealed-state\/edge\/deno\.js$/);
+});
+
+test(`Deno ${version("deno")} control: the "node" entry would need --allow-read (what the "deno" entry avoids)`, async () => {
+  assert.match(await denoNodeEntryWithoutFlags(projects.deno), /NotCapable: Requires read access to "[^"]*edge_bg\.wasm"/);
 });
 
 test(`Bun ${version("bun")} (npm bun, bun install): the "node" entry`, async () => {

@@ -1,5 +1,5 @@
 // CommonJS users of the packed package: require() on the Nodes that support
-// require(esm) unflagged (20.19+, 22.12+; engines says so), and TypeScript in
+// require(esm) unflagged (20.19+, 22.12+; engines says so) and Bun, and TypeScript in
 // a CommonJS project (module node16 / nodenext), which reads the "require"
 // types condition (.d.cts) instead of refusing the ESM types (TS1479).
 import assert from "node:assert/strict";
@@ -13,6 +13,7 @@ import { CONSUMER, JS_DIR } from "./support.mjs";
 const execFileP = promisify(execFile);
 const project = join(CONSUMER, "commonjs");
 const NODE22 = join(JS_DIR, "node_modules/node/bin/node");
+const BUN = join(JS_DIR, "node_modules/bun/bin/bun.exe");
 
 before(() => {
   rmSync(project, { recursive: true, force: true });
@@ -40,7 +41,7 @@ import("mcp-sealed-state").then((esm) => {
 });
 `;
 
-for (const [label, node] of [[`Node ${process.versions.node} (this machine's)`, process.execPath], ["Node 22 (npm node)", NODE22]]) {
+for (const [label, node] of [[`Node ${process.versions.node} (this machine's)`, process.execPath], ["Node 22 (npm node)", NODE22], ["Bun (npm bun)", BUN]]) {
   test(`require() in ${label}: the "node" ES module, one instance with import, no warning`, async () => {
     writeFileSync(join(project, "main.js"), program);
     const { stdout, stderr } = await execFileP(node, ["main.js"], { cwd: project });
