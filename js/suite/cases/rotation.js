@@ -32,5 +32,5 @@ test("rotation: the bind tag is checked with the key whose MAC matched", () => {
 test("rotation: three keys; a short key anywhere in the list is refused by its index", () => {
   const three = new StateCodec({ key: [KEY2, "k".repeat(40), KEY], now: () => T0 });
   assert.equal(three.open(oldCodec().seal(1)), 1);
-  clearError(() => new StateCodec({ key: [KEY, "short"] }), RangeError, /key #1 is 5 bytes/);
+  clearError(() => new StateCodec({ key: [KEY, "short"] }), RangeError, /#1\b.*\b5 bytes/);
 });
