@@ -244,6 +244,7 @@ export async function runChromium(dir) {
   try {
     const page = await browser.newPage();
     page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
     page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
     page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
     await page.goto(new URL("index.html", server.url).href);
