@@ -231,6 +231,7 @@ export async function runChromium(dir) {
     join(dir, "index.html"),
     `<!doctype html>
 <meta charset="utf-8">
+<link rel="icon" href="data:,">
 <script type="importmap">${JSON.stringify(importMap)}</script>
 <script type="module">
   import { run } from "/suite/index.js";
