@@ -51,25 +51,63 @@ import { initSync } from "../wasm/${name}.js";
 initSync({ module: wasm });
 export * from "./api.js";
 `,
-  // Browsers and Deno: fetch and compile once, behind top-level await.
+  // Browsers: fetch and compile once, behind top-level await. (Deno has its own, pkg-template/loaders/deno.js.)
   "browser.js": `import init from "../wasm/${name}.js";
 await init({ module_or_path: new URL("../wasm/${name}_bg.wasm", import.meta.url) });
 export * from "./api.js";
 `,
 });
 
+// Entries written from template files in pkg-template/loaders/ (the deno
+// loader): `{{NAME}}` is filled per build, and a placeholder this script has
+// no value for, or one left unfilled, fails the build.
+const LOADER_TEMPLATES = ["deno.js"];
+
+export function fill(text, values, what) {
+  const out = text.replace(/\{\{(\w+)\}\}/g, (_, name) => {
+    if (!Object.hasOwn(values, name)) throw new Error(`${what}: no value for {{${name}}}`);
+    return values[name];
+  });
+  if (/\{\{\s*[\w.-]+\s*\}\}/.test(out)) throw new Error(`${what}: a placeholder is left unfilled`);
+  return out;
+}
+
+// CommonJS needs no entry of its own: require() takes the "node" ES module
+// (require(esm), unflagged from Node 20.19 and 22.12), one instance shared
+// with import. But TypeScript in a CommonJS project (module node16/nodenext)
+// reads a .d.ts of a "type": "module" package as ESM and refuses to require it
+// (TS1479): the "require" types condition points at .d.cts copies whose
+// relative imports name the .cjs twins. Every relative specifier must be rewritten.
+export function ctsDeclarations(text, what) {
+  const out = text.replace(/(from\s+"\.{1,2}\/[^"]+)\.js"/g, '$1.cjs"');
+  if (/from\s+"\.{1,2}\/[^"]*\.js"/.test(out) || /import\(\s*"\.{1,2}\//.test(out)) throw new Error(`${what}: a relative import is left unrewritten`);
+  return out;
+}
+
+function writeCommonJsTypes(pkg) {
+  for (const dts of ["common.d.ts", "edge/index.d.ts", "widget/index.d.ts"]) {
+    const file = join(pkg, dts);
+    writeFileSync(file.replace(/\.d\.ts$/, ".d.cts"), ctsDeclarations(readFileSync(file, "utf8"), dts));
+  }
+}
+
 function assemble(version) {
   const pkg = join(root, "pkg");
   rmSync(pkg, { recursive: true, force: true });
   mkdirSync(join(pkg, "wasm"), { recursive: true });
   const template = join(root, "pkg-template");
-  cpSync(template, pkg, { recursive: true, filter: (src) => !src.endsWith("package.json") });
+  const loaderTemplates = join(template, "loaders");
+  cpSync(template, pkg, { recursive: true, filter: (src) => !src.endsWith("package.json") && src !== loaderTemplates });
   for (const { name } of BUILDS) {
     for (const f of [`${name}.js`, `${name}.d.ts`, `${name}_bg.wasm`, `${name}_bg.wasm.d.ts`]) {
       cpSync(join(root, "build", name, f), join(pkg, "wasm", f));
     }
     for (const [file, text] of Object.entries(loaders(name))) writeFileSync(join(pkg, name, file), text);
+    for (const file of LOADER_TEMPLATES) {
+      writeFileSync(join(pkg, name, file), fill(readFileSync(join(loaderTemplates, file), "utf8"), { BUILD: name }, `pkg-template/loaders/${file}`));
+    }
   }
+  writeCommonJsTypes(pkg);
   // The edge entry also serves the reader and view-state helpers, from its own wasm.
   const widgetApi = readFileSync(join(template, "widget/api.js"), "utf8");
   writeFileSync(join(pkg, "edge/widget-api.js"), widgetApi.replace('from "../wasm/widget.js"', 'from "../wasm/edge.js"'));
