@@ -1,7 +1,7 @@
 // `npm --prefix js run build`: both wasm builds, wasm-opt, sizes, and the npm
 // package assembled into ../pkg from ../pkg-template.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -37,39 +37,37 @@ function buildWasm({ name, profile, cargo, opt }) {
   return wasm;
 }
 
-// The loaders: each runtime gets the wasm its own way, so no importer calls init().
-const loaders = (name) => ({
-  // Node (ESM): read the file and compile synchronously.
-  "node.js": `import { readFileSync } from "node:fs";
-import { initSync } from "../wasm/${name}.js";
-initSync({ module: readFileSync(new URL("../wasm/${name}_bg.wasm", import.meta.url)) });
-export * from "./api.js";
-`,
-  // workerd refuses to compile wasm from bytes at run time: import it as a module.
-  "workerd.js": `import wasm from "../wasm/${name}_bg.wasm";
-import { initSync } from "../wasm/${name}.js";
-initSync({ module: wasm });
-export * from "./api.js";
-`,
-  // Browsers: fetch and compile once, behind top-level await. (Deno has its own, pkg-template/loaders/deno.js.)
-  "browser.js": `import init from "../wasm/${name}.js";
-await init({ module_or_path: new URL("../wasm/${name}_bg.wasm", import.meta.url) });
-export * from "./api.js";
-`,
-});
+// The widget's wasm inside the widget's browser entry, gzipped, as one base64
+// string; the entry inflates it with DecompressionStream. Measured on the
+// 21,230-byte .wasm (raw / gzip -9 of the text a View carries): base64 of the
+// .wasm 28,308 / 13,314 B; hex 42,460 / 11,306; a JSON array of bytes
+// 58,726 / 12,061; a Latin-1 string 55,333 / 12,291; base64 of the gzipped
+// .wasm 13,752 / 10,383: smallest both raw and gzipped (brotli: hex 9,944,
+// this 10,369).
+function writeInlineWasm(pkg) {
+  const bytes = readFileSync(join(pkg, "wasm/widget_bg.wasm"));
+  const packed = gzipSync(bytes, { level: 9 });
+  const text = `// Written by js/build.mjs: wasm/widget_bg.wasm (${bytes.length} bytes), gzipped (${packed.length} bytes), base64.\nexport const WIDGET_WASM_GZIP_BASE64 = "${packed.toString("base64")}";\n`;
+  writeFileSync(join(pkg, "widget/wasm-inline.js"), text);
+}
 
-// Entries written from template files in pkg-template/loaders/ (the deno
-// loader): `{{NAME}}` is filled per build, and a placeholder this script has
-// no value for, or one left unfilled, fails the build.
-const LOADER_TEMPLATES = ["deno.js"];
-
-export function fill(text, values, what) {
-  const out = text.replace(/\{\{(\w+)\}\}/g, (_, name) => {
-    if (!Object.hasOwn(values, name)) throw new Error(`${what}: no value for {{${name}}}`);
-    return values[name];
-  });
-  if (/\{\{\s*[\w.-]+\s*\}\}/.test(out)) throw new Error(`${what}: a placeholder is left unfilled`);
-  return out;
+// Every relative import in the package names a file that is there: a file
+// the build should have written and did not fails the build, not a user.
+function checkImports(pkg) {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith(".js")) files.push(p);
+    }
+  };
+  walk(pkg);
+  for (const file of files) {
+    for (const [, spec] of readFileSync(file, "utf8").matchAll(/(?:^|[\s;])(?:import|export)\b[^"'`;]*?from\s*["'](\.{1,2}\/[^"']+)["']/gm)) {
+      if (!existsSync(join(dirname(file), spec))) throw new Error(`${file}: imports ${spec}, which the package does not have`);
+    }
+  }
 }
 
 // CommonJS needs no entry of its own: require() takes the "node" ES module
@@ -96,23 +94,19 @@ function assemble(version) {
   rmSync(pkg, { recursive: true, force: true });
   mkdirSync(join(pkg, "wasm"), { recursive: true });
   const template = join(root, "pkg-template");
-  const loaderTemplates = join(template, "loaders");
-  cpSync(template, pkg, { recursive: true, filter: (src) => !src.endsWith("package.json") && src !== loaderTemplates });
+  cpSync(template, pkg, { recursive: true, filter: (src) => !src.endsWith("package.json") });
   for (const { name } of BUILDS) {
     for (const f of [`${name}.js`, `${name}.d.ts`, `${name}_bg.wasm`, `${name}_bg.wasm.d.ts`]) {
       cpSync(join(root, "build", name, f), join(pkg, "wasm", f));
     }
-    for (const [file, text] of Object.entries(loaders(name))) writeFileSync(join(pkg, name, file), text);
-    for (const file of LOADER_TEMPLATES) {
-      writeFileSync(join(pkg, name, file), fill(readFileSync(join(loaderTemplates, file), "utf8"), { BUILD: name }, `pkg-template/loaders/${file}`));
-    }
   }
+  writeInlineWasm(pkg);
   writeCommonJsTypes(pkg);
-  // The edge entry also serves the reader and view-state helpers, from its own wasm.
-  const widgetApi = readFileSync(join(template, "widget/api.js"), "utf8");
-  writeFileSync(join(pkg, "edge/widget-api.js"), widgetApi.replace('from "../wasm/widget.js"', 'from "../wasm/edge.js"'));
-  const manifest = readFileSync(join(template, "package.json"), "utf8").replace("0.0.0-cargo", version);
-  writeFileSync(join(pkg, "package.json"), manifest);
+  const manifest = JSON.parse(readFileSync(join(template, "package.json"), "utf8"));
+  if (manifest.version !== "0.0.0-cargo") throw new Error(`pkg-template/package.json: version ${manifest.version}, expected the 0.0.0-cargo placeholder`);
+  manifest.version = version;
+  writeFileSync(join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  checkImports(pkg);
   return pkg;
 }
 

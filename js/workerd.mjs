@@ -67,7 +67,7 @@ export async function bundleForWorkerd({ entry, source, sourcefile = "worker.js"
   });
   const code = result.outputFiles[0].contents;
   const inputs = Object.keys(result.metafile.inputs);
-  if (inputs.some((i) => i.includes("mcp-sealed-state/")) && !inputs.some((i) => i.includes("mcp-sealed-state/edge/workerd.js"))) {
+  if (inputs.some((i) => i.includes("mcp-sealed-state/")) && !inputs.some((i) => /mcp-sealed-state\/(edge|widget)\/workerd\.js$/.test(i))) {
     throw new Error("the bundle did not pick mcp-sealed-state's workerd entry");
   }
   const modules = [

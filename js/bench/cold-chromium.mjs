@@ -6,8 +6,8 @@
 //                          fetched (WebAssembly.instantiate + the glue's setup)
 //   init() with fetch      init() given the URL: fetch + streaming compile +
 //                          instantiate, as the package's browser entry does
-//   entry import           import() of the package's browser entry
-//                          (mcp-sealed-state/widget): its JS modules, then init()
+//   entry import           import() of the package's browser entry and
+//                          await init(): its JS modules, then the wasm ready
 import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -62,6 +62,8 @@ const PAGE = {
   async entry(name) {
     const t0 = performance.now();
     const mod = await import(`/${name}/browser.js`);
+    // The widget entry serves from its JS twin at once; init() is when its wasm is ready.
+    await mod.init();
     const ms = performance.now() - t0;
     if (typeof mod.readTokenUnverified !== "function") throw new Error("the entry did not load");
     return ms;

@@ -3,7 +3,7 @@
 // cold start) against @modelcontextprotocol/server's codec, node:crypto and
 // jose. Prints the tables and writes them to js/bench/RESULTS.md.
 //
-//   node js/bench/run.mjs [--no-build] [--only=speed,sizes,node,workerd,chromium]
+//   node js/bench/run.mjs [--no-build] [--only=speed,sizes,node,workerd,chromium,widget]
 //
 // --no-build benchmarks the package already installed in js/out/consumer.
 import { execFileSync } from "node:child_process";
@@ -66,6 +66,11 @@ if (want("workerd")) {
 if (want("chromium")) {
   log("== cold start: Chromium");
   cold.chromium = await (await import("./cold-chromium.mjs")).coldChromium(log, sizes);
+}
+
+if (want("widget")) {
+  log("== widget in one-file Views: Chromium");
+  cold.widget = await (await import("./widget-chromium.mjs")).widgetChromium(log);
 }
 
 const elapsedS = (performance.now() - started) / 1000;

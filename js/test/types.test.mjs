@@ -10,7 +10,7 @@ import { CONSUMER, JS_DIR } from "./support.mjs";
 const program = `
 import { StateCodec, createRequestStateCodec, SealedStateError, STATE_META_KEY, readTokenUnverified } from "mcp-sealed-state";
 import * as edge from "mcp-sealed-state/edge";
-import { adoptToken, checkViewState, isSealedStateError, secondsLeft, setViewStateRequest, viewStateBytes,
+import { adoptToken, backend, checkViewState, init, isSealedStateError, secondsLeft, setViewStateRequest, viewStateBytes,
   viewStateSupport, ViewStateSaveQueue, VIEW_STATE_ERRORS, type TokenView } from "mcp-sealed-state/widget";
 
 const codec = new StateCodec({ key: ["k".repeat(32), new Uint8Array(32)], ttlSeconds: 60, now: () => 0 });
@@ -36,6 +36,12 @@ const c2 = createRequestStateCodec<{ step: number }>({ key: "k".repeat(32), bind
 void c2.mint({ step: 1 }, { user: 1 }).then((s) => c2.verify(s, { user: 1 })).then((v) => v.step);
 const same: typeof edge.StateCodec = StateCodec;
 const code: -32602 = VIEW_STATE_ERRORS.INVALID_PARAMS;
+const which: "wasm" | "js" = backend();
+void init().then((b: "wasm" | "js") => b);
+const q2 = new ViewStateSaveQueue(() => undefined, { maxBytes: 10, timeoutMs: 500 });
+const edgeBackend: "wasm" | "js" = edge.backend();
+// @ts-expect-error: a clock is a number or a Date
+secondsLeft(token, "soon");
 // @ts-expect-error: the payload type flows through open<T>
 const wrong: string = codec.open<{ board: number[] }>(token);
 `;

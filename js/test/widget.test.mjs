@@ -5,7 +5,8 @@
 //   requestState   {p:"r", d, o}    (ng-mcp-ui's ctx.state.sealRequestState)
 //   raw            any payload      (the SDK's own mint)
 // The same suite runs against the edge entry, which re-exports these helpers
-// over its own wasm build.
+// over its own wasm build. widget-backends.test.mjs runs it again under
+// `node --jitless` (no WebAssembly), where the widget entry's JS twin serves.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
@@ -23,6 +24,25 @@ const MAC = "A".repeat(43);
 /** A v1-shaped token around any body text (the MAC is junk: the widget never checks it). */
 const forged = (bodyText, mac = MAC) => `v1.${b64(bodyText)}.${mac}`;
 const tick = () => new Promise((r) => setImmediate(r));
+const WIDGET_EXPORTS = [
+  "SEALED_STATE_INVALID_MESSAGE",
+  "STATE_META_KEY",
+  "SealedStateError",
+  "VIEW_STATE_ERRORS",
+  "ViewStateError",
+  "ViewStateSaveQueue",
+  "adoptToken",
+  "backend",
+  "checkViewState",
+  "init",
+  "isSealedStateError",
+  "readTokenUnverified",
+  "secondsLeft",
+  "setViewStateRequest",
+  "viewStateBytes",
+  "viewStateSupport",
+];
+const EDGE_ONLY = new Set(["StateCodec", "createRequestStateCodec"]);
 
 /** The SDK's codec, minting at a pinned clock (it reads Date.now() for exp). */
 function sdk({ ttlSeconds = 600, bind } = {}) {
@@ -66,16 +86,22 @@ function manualStore() {
   return { store, calls };
 }
 
+const NO_WASM = typeof WebAssembly === "undefined"; // node --jitless
+const EXPECTED_BACKEND = NO_WASM ? "js" : "wasm";
+
 test("the widget entry comes from the packed tarball, not the source tree", () => {
   const file = resolvePackage("/widget");
   assert.ok(file.startsWith(PACKAGE_DIR), file);
   assert.match(file, /\/widget\/node\.js$/);
 });
 
-for (const entry of ["/widget", "/edge"]) {
+// The edge entry needs WebAssembly; without it only the widget entry runs.
+for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
   describe(`mcp-sealed-state${entry}`, async () => {
     const w = await importPackage(entry);
     const {
+      backend,
+      init,
       STATE_META_KEY,
       SEALED_STATE_INVALID_MESSAGE,
       SealedStateError,
@@ -105,7 +131,7 @@ for (const entry of ["/widget", "/edge"]) {
         fn,
         (e) => {
           assert.ok(e instanceof SealedStateError, `${label}: ${e?.constructor?.name}: ${e?.message}`);
-          assert.ok(!(e instanceof WebAssembly.RuntimeError), `${label}: trapped`);
+          assert.ok(NO_WASM || !(e instanceof WebAssembly.RuntimeError), `${label}: trapped`);
           assert.equal(e.reason, "malformed", label);
           assert.equal(e.message, SEALED_STATE_INVALID_MESSAGE, label);
           return true;
@@ -114,6 +140,16 @@ for (const entry of ["/widget", "/edge"]) {
       );
       stillWorks();
     };
+
+    test(`backend() is "${EXPECTED_BACKEND}" here, and init() resolves with it`, async () => {
+      assert.equal(backend(), EXPECTED_BACKEND);
+      assert.equal(await init(), EXPECTED_BACKEND);
+      assert.equal(backend(), EXPECTED_BACKEND);
+    });
+
+    test("exports: the API SPEC.md names, and nothing only tests call", () => {
+      assert.deepEqual(Object.keys(w).filter((k) => !EDGE_ONLY.has(k)).sort(), WIDGET_EXPORTS);
+    });
 
     test("constants", () => {
       assert.equal(STATE_META_KEY, "ng-mcp-ui/state");
@@ -238,7 +274,8 @@ for (const entry of ["/widget", "/edge"]) {
 
       test("a clock that is not a finite number is refused, not read as the epoch", async () => {
         const expired = await sdk({ ttlSeconds: -5 }).mint(view(1));
-        for (const nowMs of [NaN, "soon", Infinity, -Infinity, {}]) {
+        // Values that Number() would coerce to a clock near the epoch are refused too.
+        for (const nowMs of [NaN, "soon", Infinity, -Infinity, {}, "", [], [5], true, false, 10n, "1764500000000", new Date(NaN)]) {
           assert.throws(() => secondsLeft(expired, nowMs), TypeError, String(nowMs));
         }
         assert.ok(secondsLeft(expired, null) <= 0, "null means now, like undefined");
@@ -347,12 +384,27 @@ for (const entry of ["/widget", "/edge"]) {
           forged("not json"),
           forged("[1,2]"),
           forged('{"p":1,"exp":"99999999999"}'),
-          "v1." + "A".repeat(3_000_000) + "." + mac,
+          "x".repeat(3_000_000), // long, but not a v1 token
         ]) {
           assert.equal(adoptToken(older, result(bad)), older, String(bad).slice(0, 40));
           assert.equal(adoptToken(null, result(bad)), null, String(bad).slice(0, 40));
         }
         stillWorks();
+      });
+
+      test("a v1 token longer than the widget reads is refused visibly (RangeError), not dropped", async () => {
+        // A codec whose maxTokenBytes was raised past the widget's 1 MiB mints such tokens.
+        const big = await plain.mint(view({ big: "x".repeat(800_000) }));
+        assert.ok(big.length > 1 << 20, String(big.length));
+        for (const current of [older, null]) {
+          assert.throws(() => adoptToken(current, result(big)), (e) => e instanceof RangeError && /1048576/.test(e.message) && /seal less/.test(e.message));
+        }
+        assert.throws(() => adoptToken(older, result("v1." + "A".repeat(3_000_000) + "." + MAC)), RangeError);
+        assertMalformed(() => readTokenUnverified(big), "readTokenUnverified(over 1 MiB)");
+        assertMalformed(() => secondsLeft(big, T0), "secondsLeft(over 1 MiB)");
+        const limit = forged(`{"p":{"p":"v","d":"${"x".repeat(Math.floor((((1 << 20) - 3 - 1 - 43) / 4) * 3) - 40)}"},"exp":${S0 + 10 ** 6}}`);
+        assert.ok(limit.length <= 1 << 20, String(limit.length));
+        assert.ok(adoptToken(older, result(limit)) === limit, "at the limit it is read and adopted");
       });
 
       test("an unreadable or non-string current gives way to a real token", () => {
@@ -561,6 +613,10 @@ for (const entry of ["/widget", "/edge"]) {
         circular.self = circular;
         refused(() => checkViewState(circular, 65536), /JSON-serializable/, "circular");
         refused(() => checkViewState({ n: 1n }, 65536), /JSON-serializable/, "bigint");
+        for (const thrown of [null, undefined, Symbol("s"), Object.create(null), 5, { get message() { throw new Error("no"); } }]) {
+          refused(() => checkViewState({ toJSON() { throw thrown; } }, 65536), /JSON-serializable/, `toJSON throws ${typeof thrown}`);
+          assert.equal(viewStateBytes({ ok: 1 }), 8);
+        }
         refused(() => checkViewState(new Date(T0), 65536), /object or null/, "Date serializes to a string");
         refused(() => checkViewState({ toJSON: () => [1] }, 65536), /object or null/, "toJSON to an array");
         refused(() => checkViewState({ toJSON: () => undefined }, 65536), /object or null/, "toJSON to undefined");
@@ -574,7 +630,7 @@ for (const entry of ["/widget", "/edge"]) {
       });
 
       test("maxBytes must be a positive integer", () => {
-        for (const m of [0, -1, 1.5, NaN, Infinity, undefined, null, "x"]) {
+        for (const m of [0, -1, 1.5, NaN, Infinity, undefined, null, "x", "65536", true, 10n, [65536]]) {
           assert.throws(() => checkViewState({}, m), RangeError, String(m));
         }
       });
@@ -786,6 +842,59 @@ for (const entry of ["/widget", "/edge"]) {
         assert.deepEqual(q.lastSaved, { n: "B" });
       });
 
+      test("a store rejecting with something that cannot be turned into text still gives -32603, and the queue goes on", async () => {
+        const unprintable = [
+          Symbol("s"),
+          Object.create(null),
+          null,
+          undefined,
+          { get message() { throw new Error("getter"); } },
+          new Proxy({}, { get() { throw new Error("trap"); }, getPrototypeOf() { throw new Error("trap"); } }),
+        ];
+        for (const thrown of unprintable) {
+          for (const how of ["reject", "throw"]) {
+            const q = new ViewStateSaveQueue(how === "reject" ? () => Promise.reject(thrown) : () => { throw thrown; }, { maxBytes: 100 });
+            const a = track(q.save({ n: 1 }));
+            const b = track(q.save({ n: 2 }));
+            await q.idle();
+            await tick();
+            assert.equal(codeOf(a), -32603, `${how} ${typeof thrown}`);
+            assert.equal(codeOf(b), -32603, `${how} ${typeof thrown}: the coalesced save too`);
+            assert.equal(typeof a.error.message, "string");
+            assert.equal(q.lastSaved, null);
+          }
+        }
+        // A queue whose store failed that way takes the next save.
+        let fail = true;
+        const q = new ViewStateSaveQueue(() => (fail ? Promise.reject(Object.create(null)) : Promise.resolve()), { maxBytes: 100 });
+        await assert.rejects(q.save({ n: 1 }), (e) => e.code === -32603);
+        fail = false;
+        await q.save({ n: 2 });
+        assert.deepEqual(q.lastSaved, { n: 2 });
+      });
+
+      test("a store that never settles gives -32603 after opts.timeoutMs; the queue goes on; a late outcome changes nothing", async () => {
+        const { store, calls } = manualStore();
+        const q = new ViewStateSaveQueue(store, { maxBytes: 100, timeoutMs: 20 });
+        const a = q.save({ n: "A" });
+        const b = track(q.save({ n: "B" }));
+        await assert.rejects(a, (e) => e instanceof ViewStateError && e.code === -32603 && /did not settle within 20 ms/.test(e.message));
+        assert.equal(calls.length, 2, "B is stored once A timed out");
+        calls[1].resolve();
+        await q.idle();
+        assert.equal(b.settled && !b.error, true);
+        calls[0].resolve(); // A's store settles late
+        await tick();
+        assert.deepEqual(q.lastSaved, { n: "B" });
+      });
+
+      test("opts.timeoutMs must be a whole number of ms that a timer can hold", () => {
+        for (const timeoutMs of [0, -1, 1.5, NaN, Infinity, "100", 2 ** 31]) {
+          assert.throws(() => new ViewStateSaveQueue(async () => {}, { maxBytes: 10, timeoutMs }), RangeError, String(timeoutMs));
+        }
+        new ViewStateSaveQueue(async () => {}, { maxBytes: 10, timeoutMs: 2 ** 31 - 1 });
+      });
+
       test("a store that throws synchronously or returns a non-promise", async () => {
         const q1 = new ViewStateSaveQueue(() => {
           throw new Error("sync");
@@ -934,7 +1043,11 @@ for (const entry of ["/widget", "/edge"]) {
         test(label, () => {
           assertMalformed(() => readTokenUnverified(bad), `readTokenUnverified(${label})`);
           assertMalformed(() => secondsLeft(bad, T0), `secondsLeft(${label})`);
-          assert.equal(adoptToken(good, { _meta: { [STATE_META_KEY]: bad } }), good, `adoptToken: ${label}`);
+          if (typeof bad === "string" && bad.startsWith("v1.") && bad.length > 1 << 20) {
+            assert.throws(() => adoptToken(good, { _meta: { [STATE_META_KEY]: bad } }), RangeError, `adoptToken: ${label}`);
+          } else {
+            assert.equal(adoptToken(good, { _meta: { [STATE_META_KEY]: bad } }), good, `adoptToken: ${label}`);
+          }
           assert.equal(adoptToken(null, bad), null, `adoptToken(null, ${label})`);
           assert.equal(isSealedStateError(bad), false);
           assert.equal(viewStateSupport(bad), null);

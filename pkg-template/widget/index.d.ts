@@ -13,15 +13,31 @@ export interface TokenView<T = unknown> {
   bound: boolean;
 }
 
+/**
+ * Which implementation serves this page now. In browsers the JS twin serves
+ * from the first call and the wasm takes over once instantiated; where the
+ * page's CSP refuses WebAssembly (no 'wasm-unsafe-eval') the JS twin serves
+ * throughout, and after a wasm trap (a failed allocation) it takes over.
+ * Both give the same results.
+ */
+export declare function backend(): "wasm" | "js";
+/**
+ * Resolves with the backend that serves from then on, once loading has
+ * settled. Never rejects; calling it is optional (every function works at once).
+ */
+export declare function init(): Promise<"wasm" | "js">;
+
 /** Decodes a token WITHOUT verifying anything. Throws SealedStateError("malformed") for anything but a v1 token. */
 export declare function readTokenUnverified<T = unknown>(token: string): TokenView<T>;
-/** Seconds until the token stops opening: > 0 while valid, <= 0 once expired. Unverified. Throws a TypeError for a non-finite `nowMs`. */
-export declare function secondsLeft(token: string, nowMs?: number): number;
+/** Seconds until the token stops opening: > 0 while valid, <= 0 once expired. Unverified. `nowMs` (default Date.now()) must be a finite number or a Date, else a TypeError. */
+export declare function secondsLeft(token: string, nowMs?: number | Date): number;
 /**
  * The token to keep after a tool result (a CallToolResult, the params of
  * ui/notifications/tool-result, or a JSON-RPC message carrying either): the
  * result's `_meta["ng-mcp-ui/state"]`, unless it has none (or not a v1 token),
- * or `current` expires strictly later.
+ * or `current` expires strictly later. Throws a RangeError for a v1 token
+ * longer than the widget reads (1 MiB), which only a codec whose
+ * maxTokenBytes was raised past it mints.
  */
 export declare function adoptToken(current: string | null, toolResult: unknown): string | null;
 /** An isError tool result carrying our stable message or ng-mcp-ui's: "expired, start over". */
@@ -59,10 +75,15 @@ export declare function setViewStateRequest(
 /** Host side of `ui/set-view-state`: one store at a time, in order; queued saves coalesce to the newest. */
 export declare class ViewStateSaveQueue {
   constructor(
-    store: (state: Record<string, unknown> | null) => Promise<void>,
-    opts: { maxBytes: number; initial?: Record<string, unknown> | null },
+    store: (state: Record<string, unknown> | null) => Promise<void> | void,
+    opts: {
+      maxBytes: number;
+      initial?: Record<string, unknown> | null;
+      /** A store that has not settled by then fails its saves with -32603 (default 10000 ms). */
+      timeoutMs?: number;
+    },
   );
-  /** Rejects with ViewStateError: code -32602 (never as given) or -32603 (store failed). */
+  /** Rejects with ViewStateError: code -32602 (never as given) or -32603 (the store threw, rejected or timed out). */
   save(state: unknown): Promise<void>;
   /** A copy of the last state stored (or `opts.initial`), for the next ui/initialize. */
   readonly lastSaved: Record<string, unknown> | null;

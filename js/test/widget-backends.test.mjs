@@ -1,0 +1,296 @@
+// The widget's two backends give the same results. Pages whose CSP refuses
+// WebAssembly get widget/read-js.js, a JS port of the wasm reader's one
+// export, readTokenJson; everything above it is the same JS for both. So
+// equal text out of the two readTokenJson, for every input, means equal
+// results from every widget function. Both come from the packed package:
+//   - the SDK vector file (tests/vectors/sdk-v1.json), which both read;
+//   - the hostile-input rows of tests/hostile.rs that reach the reader;
+//   - fast-check: random strings, and tokens built from random envelopes with
+//     hostile mutations (duplicates, escapes, odd exps, broken UTF-8, ...);
+//   - the whole widget suite (widget.test.mjs) again under node --jitless,
+//     where the widget entry has no WebAssembly and serves from the JS twin;
+//   - a wasm trap (out of memory) handing over to the JS twin.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { pathToFileURL } from "node:url";
+import fc from "fast-check";
+import { JS_DIR, PACKAGE_DIR, ROOT, resolvePackage } from "./support.mjs";
+
+const glue = await import(pathToFileURL(join(PACKAGE_DIR, "wasm/widget.js")).href);
+glue.initSync({ module: readFileSync(join(PACKAGE_DIR, "wasm/widget_bg.wasm")) });
+const { readTokenJsonJs } = await import(pathToFileURL(join(PACKAGE_DIR, "widget/read-js.js")).href);
+const wasmRead = glue.readTokenJson;
+
+const MAC = "A".repeat(43);
+const b64 = (bytes) => Buffer.from(bytes).toString("base64url");
+const token = (bodyText, mac = MAC) => `v1.${b64(Buffer.from(bodyText, "utf8"))}.${mac}`;
+const tokenOfBytes = (bytes, mac = MAC) => `v1.${b64(bytes)}.${mac}`;
+const FUTURE = 4_000_000_000;
+
+/** Both backends on one input: the same text, or both undefined. Returns it. */
+function same(input, label = String(input).slice(0, 80)) {
+  const w = wasmRead(input);
+  const j = readTokenJsonJs(input);
+  // Compare without printing megabytes on failure.
+  if (w !== j) assert.fail(`${label}: wasm ${JSON.stringify(w?.slice(0, 200))} vs js ${JSON.stringify(j?.slice(0, 200))}`);
+  return w;
+}
+
+describe("the SDK vector file", () => {
+  const { vectors } = JSON.parse(readFileSync(join(ROOT, "tests/vectors/sdk-v1.json"), "utf8"));
+
+  test(`both backends read all ${vectors.length} vectors to the same text, with the SDK's payload`, () => {
+    assert.ok(vectors.length >= 40);
+    for (const v of vectors) {
+      const text = same(v.token, v.name);
+      assert.ok(text !== undefined, v.name);
+      assert.ok(text.startsWith(`{"payload":${v.payloadJson},`), v.name);
+      const view = JSON.parse(text);
+      assert.equal(view.exp, v.exp, v.name);
+      assert.equal(view.bound, v.bind !== null, v.name);
+      assert.equal(view.tool, v.tool, v.name);
+      assert.equal(view.purpose, v.kind === "raw" ? null : v.kind, v.name);
+    }
+  });
+
+  test("and the same for every prefix and every one-character change of a vector", () => {
+    const v = vectors.find((x) => x.name === "view-tictactoe") ?? vectors[0];
+    for (let i = 0; i <= v.token.length; i++) same(v.token.slice(0, i), `prefix ${i}`);
+    for (let i = 0; i < v.token.length; i++) {
+      for (const c of ["A", "_", "-", ".", "=", "+", " "]) same(v.token.slice(0, i) + c + v.token.slice(i + 1), `change ${i} to ${c}`);
+    }
+  });
+});
+
+describe("the hostile-input rows (tests/hostile.rs) that reach the reader", () => {
+  const body = b64(Buffer.from(`{"p":{"p":"v","d":1},"exp":${FUTURE}}`));
+  const readable = (label, t) => test(label, () => assert.notEqual(same(t, label), undefined, label));
+  const refused = (label, ...ts) =>
+    test(label, () => {
+      for (const t of ts) assert.equal(same(t, label), undefined, label);
+    });
+  const deep = 10_000;
+
+  readable("a well-formed token", `v1.${body}.${MAC}`);
+  refused("shape: empty, prefix alone, two or four segments, v2", "", "v1.", `v1.${body}`, `v1.${body}.${MAC}.x`, `v2.${body}.${MAC}`, `V1.${body}.${MAC}`);
+  refused("padding in the body or after the MAC", `v1.${body}=.${MAC}`, `v1.${body}.${MAC}=`);
+  refused("+ or / in the body or the MAC", `v1.${body}+.${MAC}`, `v1.${body.slice(0, -1)}/.${MAC}`, `v1.${body}.${MAC.slice(1)}+`);
+  refused(
+    "non-canonical trailing bits in the body",
+    ...["eyJwIjoxLCJleHAiOjF9", "eyJwIjoxLCJleHAiOjE5fQ"].map((b) => `v1.${b.slice(0, -1)}${String.fromCharCode(b.charCodeAt(b.length - 1) + 1)}.${MAC}`),
+  );
+  refused("whitespace, NUL, non-ASCII around or inside", ` v1.${body}.${MAC}`, `v1.${body}.${MAC}\n`, `v1.${body.slice(0, 4)} ${body.slice(4)}.${MAC}`, `v1.${body}\0.${MAC}`, `v1.${body}é.${MAC}`, `v1.${body}.${MAC.slice(1)}😀`);
+  refused("an empty body or MAC", `v1..${MAC}`, `v1.${body}.`);
+  refused("a MAC of the wrong length", `v1.${body}.${MAC.slice(1)}`, `v1.${body}.${MAC}A`);
+  refused("over 1 MiB, refused unread", `v1.${"A".repeat(1 << 20)}.${MAC}`);
+  readable("a MAC's own trailing bits are not the reader's business", `v1.${body}.${MAC.slice(0, -1)}B`);
+  refused("a body that is base64url but not UTF-8 (and raw surrogate bytes)", tokenOfBytes([0x7b, 0xff, 0x7d]), tokenOfBytes([0xed, 0xa0, 0x80]), tokenOfBytes([0xc0, 0xaf]), tokenOfBytes([0xf4, 0x90, 0x80, 0x80]));
+  refused("a body of an impossible base64 length", `v1.e.${MAC}`, `v1.eyJwe.${MAC}`);
+  refused("JSON that is not an object", ...["[1,2]", '"v1"', "null", "42", "true", '[{"p":1,"exp":1}]'].map((j) => token(j)));
+  refused(
+    "text that is not JSON, a BOM included",
+    ...["", "{p:1,exp:1}", "{'p':1,'exp':1}", '{"p":1,"exp":1,}', '{"p":NaN,"exp":1}', '{"p":1,"exp":1} x', '{"p":1,"exp":1}{}', '\ufeff{"p":1,"exp":1}'].map((j) => token(j)),
+  );
+  test("JSON nested 10,000 deep: balanced reads, unbalanced does not", () => {
+    for (const d of ["[".repeat(deep) + "]".repeat(deep), '{"a":'.repeat(deep) + "null" + "}".repeat(deep)]) {
+      assert.notEqual(same(token(`{"p":{"p":"v","d":${d}},"exp":${FUTURE}}`), "deep"), undefined);
+      assert.notEqual(same(token(`{"p":${d},"exp":${FUTURE}}`), "deep raw"), undefined);
+    }
+    assert.equal(same(token(`{"p":${"[".repeat(deep) + "]".repeat(deep - 1)},"exp":1}`)), undefined);
+    assert.equal(same(token(`{"p":${"[".repeat(100_000)},"exp":1}`)), undefined);
+  });
+  refused(
+    "duplicate p, exp or b, also spelled with an escape",
+    token(`{"p":1,"p":2,"exp":${FUTURE}}`),
+    token(`{"p":1,"exp":1,"exp":${FUTURE}}`),
+    token(`{"p":1,"exp":${FUTURE},"b":"x","b":"x"}`),
+    token(`{"p":1,"exp":${FUTURE},"\\u0065xp":1}`),
+  );
+  readable("keys spelled with escapes", token(`{"\\u0070":7,"\\u0065xp":${FUTURE}}`));
+  test("duplicate keys in the purpose envelope make it a raw token; inside the payload they pass through", () => {
+    for (const inner of ['{"p":"v","p":"v","d":1}', '{"p":"v","d":1,"d":2}', '{"p":"r","d":1,"o":"move","o":"move"}']) {
+      assert.equal(JSON.parse(same(token(`{"p":${inner},"exp":${FUTURE}}`))).purpose, null, inner);
+    }
+    assert.ok(same(token(`{"p":{"p":"v","d":{"a":1,"a":2}},"exp":${FUTURE}}`)).startsWith('{"payload":{"a":1,"a":2},'));
+  });
+  refused(
+    "exp that is a float, a string, null, 1e300, beyond i64, missing",
+    ...[`${FUTURE}.0`, `${FUTURE}.5`, "1.7645006e9", `"${FUTURE}"`, "null", "1e300", "99999999999999999999", "9223372036854775808", "-9223372036854775809", "01"].map((e) =>
+      token(`{"p":{"p":"v","d":1},"exp":${e}}`),
+    ),
+    token('{"p":{"p":"v","d":1}}'),
+    token(`{"exp":${FUTURE},"d":1}`),
+  );
+  test("exp at the edges of i64, negative, and -0", () => {
+    for (const [e, want] of [
+      ["9223372036854775807", "9223372036854775807"],
+      ["-9223372036854775808", "-9223372036854775808"],
+      ["-1", "-1"],
+      ["-0", "0"],
+      ["0", "0"],
+    ]) {
+      assert.ok(same(token(`{"p":1,"exp":${e}}`)).endsWith(`"exp":${want},"bound":false}`), e);
+    }
+  });
+  test("purposes: unknown, missing d or o, o not a string, p not a string", () => {
+    for (const inner of ['{"p":"x","d":1}', '{"p":"v"}', '{"p":"r","d":1}', '{"p":"r","d":1,"o":1}', '{"p":1,"d":1}', '{"d":1}', '{"p":"\\u0076","d":1}']) {
+      same(token(`{"p":${inner},"exp":${FUTURE}}`), inner);
+    }
+    assert.equal(JSON.parse(same(token(`{"p":{"p":"\\u0076","d":1},"exp":1}`))).purpose, "view", "an escaped purpose");
+  });
+  test("tools with escapes, controls, astral characters and lone surrogates", () => {
+    for (const o of ['"mo\\"ve"', '"\\u0000\\u001f\\n\\t\\b\\f\\r\\\\/"', '"😀\\ud83d\\ude00"', '"\\ud800"', '"\\udfff\\ud800x"', '"\\ud83d\\ud83d\\ude00"', '"\u2028\u2029\u007f"']) {
+      const text = same(token(`{"p":{"p":"r","d":null,"o":${o}},"exp":1}`), o);
+      assert.ok(text !== undefined, o);
+    }
+  });
+});
+
+describe("fast-check: both backends agree on random and hostile input", () => {
+  const runs = { numRuns: 3000 };
+  // UTF-16 code units, lone surrogates included.
+  const anyUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 12 }).map((u) => String.fromCharCode(...u));
+  // Mostly whitespace JSON allows; now and then some it does not.
+  const ws = fc.oneof({ weight: 39, arbitrary: fc.constantFrom("", "", " ", "\n", "\t", "\r", " \n ") }, { weight: 1, arbitrary: fc.constantFrom("\u00a0", "\ufeff", "\u000b") });
+  const jsonText = fc.oneof(
+    { weight: 4, arbitrary: fc.json() },
+    { weight: 2, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v, null, 1)) },
+    { weight: 2, arbitrary: anyUnits.map((s) => JSON.stringify(s)) },
+    { weight: 1, arbitrary: fc.constantFrom("1e3", "-0", "0.5e-7", "01", "1.", "[1,]", "{}", "[]", '"\\ud800"', '"\\u00zz"', "tru", "nul", '{"a":1,"a":2}') },
+  );
+  const expText = fc.oneof(
+    { weight: 6, arbitrary: fc.integer().map(String) },
+    { weight: 2, arbitrary: fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String) },
+    { weight: 2, arbitrary: fc.constantFrom("-0", "1.0", "1e3", '"5"', "null", "01", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "true", "[1]") },
+  );
+  // A key as written: plain, or with its first letter as a \u escape (the same key to JSON.parse).
+  const keyOf = (name) => fc.oneof({ weight: 4, arbitrary: fc.constant(`"${name}"`) }, { weight: 1, arbitrary: fc.constant(`"\\u00${name.charCodeAt(0).toString(16)}${name.slice(1)}"`) });
+  const member = (name, value) => fc.tuple(ws, keyOf(name), ws, ws, value, ws).map(([a, k, b, c, v, d]) => `${a}${k}${b}:${c}${v}${d}`);
+  // All the members in any order, now and then with some left out.
+  const object = (members) =>
+    fc
+      .oneof({ weight: 4, arbitrary: fc.shuffledSubarray(members, { minLength: members.length }) }, { weight: 1, arbitrary: fc.shuffledSubarray(members) })
+      .map((ms) => `{${ms.join(",")}}`);
+  const purpose = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('"v"', '"r"') }, { weight: 1, arbitrary: fc.constantFrom('"x"', "1", '"\\u0076"', '"\\u0072"', "null") });
+  const tool = fc.oneof({ weight: 5, arbitrary: anyUnits.map((s) => JSON.stringify(s)) }, { weight: 1, arbitrary: jsonText });
+  const inner = fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(member("p", purpose), member("d", jsonText), member("o", tool)).chain((ms) => object(ms)) },
+    { weight: 1, arbitrary: fc.tuple(member("p", purpose), member("d", jsonText), member("o", tool), member("p", purpose)).chain((ms) => object(ms)) },
+    { weight: 2, arbitrary: jsonText },
+  );
+  const envelopeText = fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(member("p", inner), member("exp", expText)).chain((ms) => object(ms)) },
+    { weight: 3, arbitrary: fc.tuple(member("p", inner), member("exp", expText), member("b", fc.oneof(fc.constant('"tag"'), jsonText))).chain((ms) => object(ms)) },
+    { weight: 2, arbitrary: fc.tuple(member("p", inner), member("exp", expText), member("x", jsonText)).chain((ms) => object(ms)) },
+    { weight: 1, arbitrary: fc.tuple(member("p", inner), member("exp", expText), member("exp", expText)).chain((ms) => object(ms)) },
+  );
+  // Mutations at the character level, after the envelope is written.
+  const mutated = fc.tuple(envelopeText, fc.nat(), fc.constantFrom("", "}", "{", '"', "\\", ",", ":", "\u0000", " ", "\ud800", "é", "1")).map(([text, at, ch]) => {
+    const i = at % (text.length + 1);
+    return text.slice(0, i) + ch + text.slice(i + 1);
+  });
+  const macOf = fc.oneof({ weight: 4, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{43}$/) }, { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{42,44}$/) });
+
+  test("random strings, v1-shaped or not", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.stringMatching(/^v1\.[A-Za-z0-9_=+/. -]{0,80}\.[A-Za-z0-9_-]{40,46}$/)), (s) => {
+        same(s);
+      }),
+      runs,
+    );
+  });
+
+  test("tokens around random envelopes (UTF-8 bodies); most of them read", () => {
+    let read = 0;
+    fc.assert(
+      fc.property(envelopeText, macOf, (text, mac) => {
+        if (same(token(text, mac), text) !== undefined) read++;
+      }),
+      runs,
+    );
+    // The generator must reach the reader's output, not only its refusals.
+    assert.ok(read > runs.numRuns / 4, `only ${read} of ${runs.numRuns} read`);
+  });
+
+  test("tokens around mutated envelopes", () => {
+    fc.assert(
+      fc.property(mutated, (text) => {
+        same(token(text), text);
+      }),
+      runs,
+    );
+  });
+
+  test("tokens around random bytes, and envelopes with bytes changed (broken UTF-8)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        same(tokenOfBytes(bytes));
+      }),
+      runs,
+    );
+    fc.assert(
+      fc.property(envelopeText, fc.nat(), fc.integer({ min: 0x80, max: 0xff }), (text, at, byte) => {
+        const bytes = Buffer.from(text, "utf8");
+        if (bytes.length > 0) bytes[at % bytes.length] = byte;
+        same(tokenOfBytes(bytes), text);
+      }),
+      runs,
+    );
+  });
+
+  test("bodies with a character changed after encoding (non-canonical bits, impossible lengths)", () => {
+    fc.assert(
+      fc.property(envelopeText, fc.nat(), fc.constantFrom("", "A", "B", "Q", "_", "-", "="), (text, at, ch) => {
+        const body = b64(Buffer.from(text, "utf8"));
+        const i = at % (body.length + 1);
+        same(`v1.${body.slice(0, i)}${ch}${body.slice(i + 1)}.${MAC}`, text);
+      }),
+      runs,
+    );
+  });
+});
+
+test("a wasm trap (allocation failure under a memory cap) hands over to the JS twin: the same result, no error, still usable", () => {
+  // node --wasm-max-mem-pages=20 caps wasm memory at 1.25 MiB: reading a 0.95 MB token cannot allocate.
+  const entry = pathToFileURL(resolvePackage("/widget")).href;
+  const script = `
+    const { backend, readTokenUnverified, secondsLeft } = await import(${JSON.stringify(entry)});
+    const big = "x".repeat(700000);
+    const token = "v1." + Buffer.from(JSON.stringify({ p: { p: "v", d: big }, exp: 5 })).toString("base64url") + "." + "A".repeat(43);
+    const before = backend();
+    const view = readTokenUnverified(token);
+    console.log(JSON.stringify({ before, after: backend(), same: view.payload === big && view.exp === 5, left: secondsLeft(token, 0) }));`;
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const out = execFileSync(process.execPath, ["--wasm-max-mem-pages=20", "--input-type=module", "-e", script], { encoding: "utf8", env });
+  assert.deepEqual(JSON.parse(out), { before: "wasm", after: "js", same: true, left: 6 });
+});
+
+test("the browser entry (wasm inlined) imports without throwing where there is no WebAssembly at all, and serves from the JS twin", () => {
+  const entry = pathToFileURL(join(PACKAGE_DIR, "widget/browser.js")).href;
+  const token = `v1.${b64(Buffer.from('{"p":{"p":"v","d":[1]},"exp":5}'))}.${MAC}`;
+  const script = `const w = await import(${JSON.stringify(entry)});
+    const atImport = w.backend();
+    console.log(JSON.stringify({ atImport, settled: await w.init(), payload: w.readTokenUnverified(${JSON.stringify(token)}).payload }));`;
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const run = (flags) => JSON.parse(execFileSync(process.execPath, [...flags, "--input-type=module", "-e", script], { encoding: "utf8", env, stdio: ["ignore", "pipe", "ignore"] }));
+  assert.deepEqual(run([]), { atImport: "js", settled: "wasm", payload: [1] }, "Node 20 has what the entry needs: atob, DecompressionStream, WebAssembly");
+  assert.deepEqual(run(["--jitless"]), { atImport: "js", settled: "js", payload: [1] }, "no WebAssembly");
+});
+
+test("the whole widget suite passes on the JS twin (node --jitless: no WebAssembly)", () => {
+  // Throws, with the suite's output, if any test fails. Without NODE_TEST_CONTEXT,
+  // which would make the child report to this runner instead of printing TAP.
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const out = execFileSync(process.execPath, ["--jitless", "--test", "--test-reporter=tap", join(JS_DIR, "test/widget.test.mjs")], {
+    encoding: "utf8",
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  assert.match(out, /^# fail 0$/m);
+  assert.match(out, /backend\(\) is "js" here/);
+  const passed = Number(/^# pass (\d+)$/m.exec(out)?.[1]);
+  assert.ok(passed > 80, `only ${passed} tests ran`);
+});

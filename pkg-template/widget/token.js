@@ -1,0 +1,102 @@
+// The token half of the widget API: an UNVERIFIED reader, expiry, adoption of
+// the freshest token, and the "expired, start over" test. No key, no HMAC.
+// Only reading a token's body needs the core (wasm, or its JS twin); the rest
+// is JS that JS does natively.
+import { MAX_READ_CHARS, SEALED_STATE_INVALID_MESSAGE, STATE_META_KEY, SealedStateError } from "../common.js";
+import { readTokenJsonJs } from "./read-js.js";
+import { resultOf } from "./rpc.js";
+
+/** ng-mcp-ui's stable message for the same failure (src/reader.rs NG_MCP_UI_INVALID_MESSAGE). */
+const NG_MCP_UI_INVALID_MESSAGE = "ng-mcp-ui: sealed state is invalid or expired";
+
+/**
+ * The token functions over `core`, `{ backend: "wasm" | "js", read(token) }`,
+ * where `read` gives a TokenView's JSON text or undefined. An entry may swap
+ * the core's fields once its wasm is ready: both give the same text.
+ */
+export function tokenApi(core) {
+  const read = (token) => {
+    if (core.backend === "wasm") {
+      try {
+        return core.read(token);
+      } catch {
+        // The wasm read only throws when it traps (a failed allocation): the
+        // instance is not trusted after that, and the JS twin serves from now on.
+        core.read = readTokenJsonJs;
+        core.backend = "js";
+      }
+    }
+    return core.read(token);
+  };
+  // The parsed TokenView, or undefined when it is not a v1 token this widget reads.
+  const view = (token) => {
+    if (typeof token !== "string" || token.length > MAX_READ_CHARS) return undefined;
+    const json = read(token);
+    return json === undefined ? undefined : JSON.parse(json);
+  };
+  const expOf = (token) => view(token)?.exp;
+
+  /** Which implementation serves this page now: "wasm", or "js" where WebAssembly is refused (or not ready yet). */
+  function backend() {
+    return core.backend;
+  }
+
+  /**
+   * What a token CLAIMS: payload, purpose, tool, exp, bound. It verifies NOTHING
+   * (the widget has no key; anyone can forge these bytes): use it for display
+   * only. Throws SealedStateError (reason "malformed") for anything but a v1 token.
+   */
+  function readTokenUnverified(token) {
+    const v = view(token);
+    if (v === undefined) throw new SealedStateError("malformed");
+    return v;
+  }
+
+  /** Seconds until the token expires: > 0 while it opens, <= 0 once expired. Unverified. */
+  function secondsLeft(token, nowMs) {
+    // Only a number or a Date: anything else ("", [], true, 10n) would coerce to a
+    // clock near the epoch and call every token valid.
+    const now = nowMs == null ? Date.now() : nowMs instanceof Date ? nowMs.getTime() : typeof nowMs === "number" ? nowMs : NaN;
+    if (!Number.isFinite(now)) throw new TypeError("nowMs must be a finite number of milliseconds (or a Date)");
+    const exp = expOf(token);
+    if (exp === undefined) throw new SealedStateError("malformed");
+    // Open while floor(now) <= exp, as the codecs judge it.
+    return exp + 1 - Math.floor(now / 1000);
+  }
+
+  /**
+   * The token to keep after a tool result: the result's `_meta["ng-mcp-ui/state"]`
+   * unless there is none (or it is not a v1 token), or `current` expires strictly
+   * later. A v1 token too long for this widget to read (over MAX_READ_CHARS, which
+   * only a codec whose maxTokenBytes was raised past it mints) throws a RangeError
+   * rather than being dropped unseen.
+   */
+  function adoptToken(current, toolResult) {
+    const keep = typeof current === "string" ? current : null;
+    const candidate = resultOf(toolResult)?._meta?.[STATE_META_KEY];
+    if (typeof candidate !== "string") return keep;
+    if (candidate.length > MAX_READ_CHARS && candidate.startsWith("v1.")) {
+      throw new RangeError(
+        `mcp-sealed-state/widget: the tool result's token is ${candidate.length} characters, over the ${MAX_READ_CHARS} this widget reads; seal less state`,
+      );
+    }
+    const next = expOf(candidate);
+    if (next === undefined) return keep;
+    const old = keep === null ? undefined : expOf(keep);
+    return old === undefined || old <= next ? candidate : keep;
+  }
+
+  /**
+   * Whether a tool result is the server refusing a sealed token (ours or
+   * ng-mcp-ui's stable message in an isError result): show "expired, start over".
+   */
+  function isSealedStateError(toolResult) {
+    const r = resultOf(toolResult);
+    if (r?.isError !== true || !Array.isArray(r.content)) return false;
+    return r.content.some(
+      (c) => c?.type === "text" && typeof c.text === "string" && (c.text.includes(SEALED_STATE_INVALID_MESSAGE) || c.text.includes(NG_MCP_UI_INVALID_MESSAGE)),
+    );
+  }
+
+  return { backend, readTokenUnverified, secondsLeft, adoptToken, isSealedStateError };
+}

@@ -1,0 +1,225 @@
+// The view-state half of the widget API: the rules of the MCP Apps
+// `ui/set-view-state` proposal, for Views and for Hosts. Plain JS: the state's
+// size is the UTF-8 length of JSON.stringify's text, which JS measures natively.
+import { resultOf } from "./rpc.js";
+
+/** JSON-RPC error codes of `ui/set-view-state` (src/view_state.rs ERR_*). */
+export const VIEW_STATE_ERRORS = Object.freeze({
+  /** -32602: this state cannot or will not be stored; never resend it as it is. */
+  INVALID_PARAMS: -32602,
+  /** -32603: it cannot be stored now; a later save may succeed. */
+  INTERNAL_ERROR: -32603,
+  /** -32601: an older Host that does not know the method. */
+  METHOD_NOT_FOUND: -32601,
+});
+
+/** src/view_state.rs SET_VIEW_STATE_METHOD. */
+const METHOD = "ui/set-view-state";
+/** How long ViewStateSaveQueue waits for a store by default before answering -32603. */
+const DEFAULT_STORE_TIMEOUT_MS = 10_000;
+const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout's limit
+
+/** A refused view-state save, with its JSON-RPC `code`. */
+export class ViewStateError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = "ViewStateError";
+    this.code = code;
+  }
+}
+
+const utf8 = new TextEncoder();
+
+// A Host's maxBytes is usable when it is a positive whole number (src/view_state.rs is_valid_max_bytes).
+const isValidMaxBytes = (n) => typeof n === "number" && Number.isInteger(n) && n >= 1;
+
+/**
+ * Words for a thrown value that cannot throw themselves: a store or a toJSON
+ * may throw null, a Symbol, an object without a prototype, or an error whose
+ * `message` getter throws.
+ */
+function describe(e) {
+  try {
+    const message = e !== null && typeof e === "object" ? e.message : undefined;
+    return typeof message === "string" ? message : String(e);
+  } catch {
+    return "a value that cannot be shown as text";
+  }
+}
+
+const invalid = (why) => new ViewStateError(VIEW_STATE_ERRORS.INVALID_PARAMS, `view state ${why}`);
+
+// The compact JSON of a state that passes the rules, or a ViewStateError(-32602).
+function stateJson(state, maxBytes) {
+  if (!isValidMaxBytes(maxBytes)) throw new RangeError("maxBytes must be a positive integer");
+  if (state !== null && (typeof state !== "object" || Array.isArray(state))) throw invalid("must be an object or null");
+  let json;
+  try {
+    json = JSON.stringify(state);
+  } catch (e) {
+    throw invalid(`is not JSON-serializable (${describe(e)})`);
+  }
+  // A toJSON may turn the object into anything: judge what would be sent.
+  if (typeof json !== "string" || (json !== "null" && json[0] !== "{")) throw invalid("must serialize to a JSON object or null");
+  const bytes = utf8.encode(json).length;
+  if (bytes > maxBytes) throw invalid(`is ${bytes} bytes of JSON, over the Host's maxBytes of ${maxBytes}`);
+  return json;
+}
+
+/** Bytes of the state as compact UTF-8 JSON: `new TextEncoder().encode(JSON.stringify(state)).length`. */
+export function viewStateBytes(state) {
+  // JSON.stringify escapes lone surrogates, so its text encodes without replacement;
+  // undefined (a function, a Symbol) encodes as "", 0 bytes.
+  const json = JSON.stringify(state);
+  return json === undefined ? 0 : utf8.encode(json).length;
+}
+
+/** Throws ViewStateError (code -32602) unless `state` is an object or null within `maxBytes`. */
+export function checkViewState(state, maxBytes) {
+  stateJson(state, maxBytes);
+}
+
+/**
+ * The Host's view-state offer from a RAW `ui/initialize` result (older ext-apps
+ * View SDKs drop unknown hostCapabilities keys, so do not pass their parsed copy):
+ * `{ maxBytes, state }`, or null when the Host did not advertise the capability,
+ * in which case send nothing.
+ */
+export function viewStateSupport(initializeResult) {
+  const r = resultOf(initializeResult);
+  const maxBytes = r?.hostCapabilities?.viewState?.maxBytes;
+  if (!isValidMaxBytes(maxBytes)) return null;
+  const saved = r?.hostContext?.viewState;
+  const state = saved !== null && typeof saved === "object" && !Array.isArray(saved) ? saved : null;
+  return { maxBytes, state };
+}
+
+/**
+ * The JSON-RPC request that saves `state` (an object, or null to clear). The
+ * Host answers `{}` once the state would survive reloads, or an error:
+ * -32602 never as given (e.g. over maxBytes), -32603 not now (retry later),
+ * -32601 an older Host without the method.
+ */
+export function setViewStateRequest(id, state) {
+  if (typeof id !== "string" && !(typeof id === "number" && Number.isFinite(id))) throw new TypeError("id must be a string or a finite number");
+  if (state !== null && (typeof state !== "object" || Array.isArray(state))) throw new TypeError("view state must be an object or null");
+  return { jsonrpc: "2.0", id, method: METHOD, params: { state } };
+}
+
+/**
+ * The Host side of `ui/set-view-state`: stores one save at a time, in order;
+ * saves that arrive while one is being stored are coalesced (only the newest is
+ * stored, and all of them settle with its outcome). Refusals reject with a
+ * ViewStateError: -32602 for a state that breaks the rules (the last state is
+ * kept), -32603 when the store fails: it throws, rejects (with anything at
+ * all), or has not settled within `opts.timeoutMs` (default 10 s; a store that
+ * settles later does not change `lastSaved`). `lastSaved` is for the next
+ * ui/initialize.
+ */
+export class ViewStateSaveQueue {
+  #store;
+  #maxBytes;
+  #timeoutMs;
+  #lastJson; // kept as text so no caller can change what was stored
+  #running = false;
+  #pending = null;
+  #idle = [];
+
+  constructor(store, opts) {
+    if (typeof store !== "function") throw new TypeError("store must be a function returning a promise");
+    if (!isValidMaxBytes(opts?.maxBytes)) throw new RangeError("opts.maxBytes must be a positive integer");
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMER_MS) {
+      throw new RangeError(`opts.timeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`);
+    }
+    this.#store = store;
+    this.#maxBytes = opts.maxBytes;
+    this.#timeoutMs = timeoutMs;
+    // No size limit for what the Host already holds.
+    this.#lastJson = stateJson(opts.initial ?? null, Number.MAX_SAFE_INTEGER);
+  }
+
+  get maxBytes() {
+    return this.#maxBytes;
+  }
+
+  /** A copy of the last state stored successfully (or `opts.initial`), for the next ui/initialize. */
+  get lastSaved() {
+    return JSON.parse(this.#lastJson);
+  }
+
+  /** Resolves once no save is being stored or waiting (e.g. before reading the store for a new render). */
+  idle() {
+    return this.#running ? new Promise((resolve) => this.#idle.push(resolve)) : Promise.resolve();
+  }
+
+  save(state) {
+    let json;
+    try {
+      json = stateJson(state, this.#maxBytes); // a snapshot: later changes by the caller are not stored
+    } catch (e) {
+      return Promise.reject(e instanceof ViewStateError ? e : new ViewStateError(VIEW_STATE_ERRORS.INVALID_PARAMS, describe(e)));
+    }
+    return new Promise((resolve, reject) => {
+      const waiter = { resolve, reject };
+      if (this.#pending) {
+        this.#pending.json = json;
+        this.#pending.waiters.push(waiter);
+      } else if (this.#running) {
+        this.#pending = { json, waiters: [waiter] };
+      } else {
+        this.#drain({ json, waiters: [waiter] });
+      }
+    });
+  }
+
+  // Store batch after batch until none waits. Every waiter settles, whatever
+  // the store does, and the queue is never left marked as running.
+  async #drain(first) {
+    this.#running = true;
+    try {
+      for (let batch = first; batch !== null; batch = this.#takePending()) {
+        let failure = null;
+        try {
+          await this.#storeWithinTimeout(JSON.parse(batch.json));
+          this.#lastJson = batch.json;
+        } catch (e) {
+          failure = new ViewStateError(VIEW_STATE_ERRORS.INTERNAL_ERROR, `view state could not be stored now (${describe(e)})`);
+        } finally {
+          for (const w of batch.waiters) failure === null ? w.resolve() : w.reject(failure);
+        }
+      }
+    } finally {
+      this.#running = false;
+      for (const resolve of this.#idle.splice(0)) resolve();
+    }
+  }
+
+  #takePending() {
+    const next = this.#pending;
+    this.#pending = null;
+    return next;
+  }
+
+  // The store's outcome, or a rejection once it has run past the timeout. The
+  // store is called at once (synchronously), as save() promises.
+  #storeWithinTimeout(state) {
+    return new Promise((resolve, reject) => {
+      const ms = this.#timeoutMs;
+      const timer = setTimeout(() => reject(new Error(`the store did not settle within ${ms} ms`)), ms);
+      const done = () => clearTimeout(timer);
+      let stored;
+      try {
+        stored = this.#store(state);
+      } catch (e) {
+        done();
+        reject(e);
+        return;
+      }
+      Promise.resolve(stored).then(
+        () => (done(), resolve()),
+        (e) => (done(), reject(e)),
+      );
+    });
+  }
+}
