@@ -6,13 +6,16 @@
 //   2. one row per odd input (keys, payloads, options, verify arguments): what
 //      the SDK does, what we do, and, where they differ, why;
 //   3. the seam: an MRTR round trip through McpServer's requestState.verify
-//      with the real client, once per codec: the same results and errors.
+//      with the real client, once per codec: the same results and errors;
+//   4. the same drop-in bundled for real workerd (Miniflare): its failures
+//      are the SDK's there too.
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { describe, test } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import * as sdk from "@modelcontextprotocol/server";
 import { importPackage } from "./support.mjs";
+import { COMPATIBILITY_DATE, bundleForWorkerd, importTool } from "../workerd.mjs";
 
 const ours = await importPackage();
 
@@ -738,5 +741,64 @@ describe("3. the seam: McpServer's requestState.verify with the real client, onc
     // The SDK hands verify's message to the server's onerror only; both codecs give the same reasons.
     assert.deepEqual(theirs.logged, ["mac", "expired", "bind"].map((r) => `requestState verification rejected tools/call: ${r}`));
     assert.deepEqual(mine.logged, theirs.logged);
+  });
+});
+
+// ---------------------------------------------------------------------------
+
+describe("4. the drop-in in real workerd (the package's workerd entry, Miniflare)", () => {
+  // A worker that runs one mint or verify of the drop-in per request.
+  const WORKER = `
+import { createRequestStateCodec } from "mcp-sealed-state";
+export default {
+  async fetch(request) {
+    const { op, ttlSeconds, bound, payload, token, ctx } = await request.json();
+    try {
+      const codec = createRequestStateCodec({ key: ${JSON.stringify(KEY)}, ttlSeconds, ...(bound && { bind: (c) => c.user }) });
+      const value = op === "mint" ? await codec.mint(payload, ctx) : await codec.verify(token, ctx);
+      return Response.json({ value });
+    } catch (e) {
+      return Response.json({ error: e.constructor.name, message: e.message, reason: e.reason });
+    }
+  },
+};`;
+
+  test("mint and verify cross with the SDK; refusals carry the SDK's messages", async () => {
+    const { modules } = await bundleForWorkerd({ source: WORKER });
+    const { Miniflare, Log, LogLevel } = await importTool("miniflare");
+    const mf = new Miniflare({ modules, modulesRoot: process.cwd(), compatibilityDate: COMPATIBILITY_DATE, log: new Log(LogLevel.WARN), cf: false });
+    try {
+      const call = async (body) => (await mf.dispatchFetch("http://worker/", { method: "POST", body: JSON.stringify(body) })).json();
+      const sdkCodec = sdk.createRequestStateCodec({ key: KEY });
+      const sdkBound = sdk.createRequestStateCodec({ key: KEY, bind: bindUser });
+      // Tokens cross both ways (clocks are real here: each side mints for 600 s).
+      const fromWorker = await call({ op: "mint", payload: { cell: 4 } });
+      assert.deepEqual(await sdkCodec.verify(fromWorker.value), { cell: 4 });
+      const fromSdk = await sdkCodec.mint({ cell: 5 });
+      assert.deepEqual(await call({ op: "verify", token: fromSdk }), { value: { cell: 5 } });
+      const boundToken = await sdkBound.mint({ cell: 6 }, { user: "alice" });
+      assert.deepEqual(await call({ op: "verify", bound: true, token: boundToken, ctx: { user: "alice" } }), { value: { cell: 6 } });
+      const born = await sdk.createRequestStateCodec({ key: KEY, ttlSeconds: -1 }).mint(1);
+      const cases = [
+        [{ token: `${fromSdk.slice(0, 8)}${fromSdk[8] === "A" ? "B" : "A"}${fromSdk.slice(9)}` }, "mac"],
+        [{ token: "v1.!!!!.AAAA" }, "mac"],
+        [{ token: "garbage" }, "malformed"],
+        [{ token: signed('"hello"') }, "expired"],
+        [{ token: born }, "expired"],
+        [{ token: boundToken, bound: true, ctx: { user: "bob" } }, "bind"],
+        [{ token: boundToken }, "bind"],
+        [{ token: `v2${fromSdk.slice(2)}` }, "malformed"],
+      ];
+      for (const [request, expected] of cases) {
+        const theirs = await outcome(() => (request.bound ? sdkBound : sdkCodec).verify(request.token, request.ctx));
+        assert.deepEqual(theirs, { error: "Error", message: expected }, `the SDK on ${request.token}`);
+        assert.deepEqual(await call({ op: "verify", ...request }), { ...theirs, reason: expected }, request.token);
+      }
+      // An input the SDK accepts but we refuse is refused there as here, and the worker carries on.
+      assert.equal((await call({ op: "mint", ttlSeconds: 1.5, payload: 1 })).error, "RangeError");
+      assert.equal(typeof (await call({ op: "mint", payload: 2 })).value, "string");
+    } finally {
+      await mf.dispose();
+    }
   });
 });
