@@ -95,27 +95,37 @@ export function createRequestStateCodec(options) {
     }
   }
 
-  // { payload } or { reason } (the SDK's reason) for the token `v1.body.mac`,
-  // the SDK's checks in the SDK's order.
-  function check(body, mac, nowMs, ctx) {
-    const token = `${PREFIX}${body}.${mac}`;
-    let result = attempt(token, undefined);
-    if (bind !== undefined) {
-      // The SDK calls bind only for a token whose MAC, body and exp passed.
-      if (result.reason === undefined) {
-        void ("" + bind(ctx));
-        return { reason: "bind" }; // no tag, in a codec that binds
-      }
-      if (result.reason === "bind") result = attempt(token, "" + bind(ctx));
+  // bind(ctx) as the SDK turns it into a string: { value }, or { error } if it throws.
+  function bound(ctx) {
+    if (bind === undefined) return undefined;
+    try {
+      return { value: "" + bind(ctx) }; // as the SDK's "label" + value: ToPrimitive, valueOf first
+    } catch (error) {
+      return { error };
     }
-    if (result.reason === undefined) return result;
-    return { reason: sdkReason(result.reason, body, mac, nowMs, ctx) };
   }
 
-  function sdkReason(reason, body, mac, nowMs, ctx) {
-    if (reason === "mac") return sdkReasonBeforeMac(body, mac, nowMs, ctx);
+  // { payload } or { reason } (the SDK's reason) for the token `v1.body.mac`,
+  // with `binding` from bound(ctx). One pass over the token: bind(ctx) ran
+  // first, where the SDK calls it only for a token whose MAC, body and exp
+  // passed; that changes no outcome, as a bind that threw is judged here in
+  // the SDK's order.
+  function check(body, mac, nowMs, binding) {
+    const token = `${PREFIX}${body}.${mac}`;
+    if (binding?.error === undefined) {
+      const result = attempt(token, binding?.value);
+      return result.reason === undefined ? result : { reason: sdkReason(result.reason, body, mac, nowMs, binding) };
+    }
+    // bind threw: the SDK rejects with that error unless the MAC, body or exp failed first.
+    const result = attempt(token, undefined);
+    if (result.reason === undefined || result.reason === "bind") throw binding.error;
+    return { reason: sdkReason(result.reason, body, mac, nowMs, binding) };
+  }
+
+  function sdkReason(reason, body, mac, nowMs, binding) {
+    if (reason === "mac") return sdkReasonBeforeMac(body, mac, nowMs, binding);
     if (reason !== "malformed") return reason;
-    if (!BASE64URL.test(body) || !BASE64URL.test(mac)) return sdkReasonBeforeMac(body, mac, nowMs, ctx);
+    if (!BASE64URL.test(body) || !BASE64URL.test(mac)) return sdkReasonBeforeMac(body, mac, nowMs, binding);
     return sdkReasonAfterMac(body, nowMs);
   }
 
@@ -124,12 +134,12 @@ export function createRequestStateCodec(options) {
   // non-canonical spelling of 32 bytes is judged by its canonical spelling,
   // which the SDK reads the same: its reason then, or, where the SDK accepts
   // the token, ours ("malformed": SPEC refuses non-canonical base64url).
-  function sdkReasonBeforeMac(body, mac, nowMs, ctx) {
+  function sdkReasonBeforeMac(body, mac, nowMs, binding) {
     if (!BASE64URL.test(body)) return "mac";
     const bytes = sdkBase64UrlToBytes(mac);
     const canonical = bytes.length === 32 ? canonicalBase64Url(bytes) : mac;
     if (canonical === mac) return "mac";
-    return check(body, canonical, nowMs, ctx).reason ?? "malformed";
+    return check(body, canonical, nowMs, binding).reason ?? "malformed";
   }
 
   // The core refused a body whose MAC it verified. The SDK decodes it more
@@ -153,7 +163,7 @@ export function createRequestStateCodec(options) {
       let bindValue;
       if (bind !== undefined) {
         if (ctx === undefined) throw new TypeError("createRequestStateCodec: mint() requires ctx when a bind callback is configured");
-        bindValue = "" + bind(ctx); // as the SDK's "label" + value: ToPrimitive, valueOf first
+        bindValue = "" + bind(ctx); // as the SDK's "label" + value
       }
       const p = envelopeValue(payload);
       if (p === undefined || typeof p === "function" || typeof p === "symbol") {
@@ -183,7 +193,8 @@ export function createRequestStateCodec(options) {
       }
       if (PREFIX.length + body.length + 1 + mac.length > maxTokenBytes) throw failure("malformed");
       const nowMs = Date.now();
-      const result = atClock(nowMs, () => check(body, mac, nowMs, ctx));
+      const binding = bound(ctx);
+      const result = atClock(nowMs, () => check(body, mac, nowMs, binding));
       if (result.reason !== undefined) throw failure(result.reason);
       return result.payload;
     },
