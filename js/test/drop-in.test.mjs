@@ -649,6 +649,41 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
       },
     },
     {
+      input: "a body re-spelt with stray trailing bits (genuine MAC over that spelling)",
+      sdk: "opens it (atob ignores the bits); refuses it as \"expired\" once expired",
+      ours: '"malformed"; "expired" once expired, as the SDK',
+      why: "SPEC's deliberate exception: non-canonical base64url is refused",
+      check: async () => {
+        let text = `{"p":{"s":1},"exp":${S0 + 600}}`;
+        while (b64url(Buffer.from(text)).length % 4 !== 2) text += " ";
+        const body = b64url(Buffer.from(text));
+        const strayBody = body.slice(0, -1) + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".indexOf(body.at(-1)) | 1];
+        assert.notEqual(strayBody, body);
+        const token = `v1.${strayBody}.${b64url(createHmac("sha256", KEY).update(`v1.${strayBody}`).digest())}`;
+        const [theirs, mine] = await sideOutcomes({ key: KEY }, (c) => c.verify(token));
+        assert.deepEqual(theirs, { value: { s: 1 } });
+        assert.deepEqual(mine, { error: "Error", message: "malformed", reason: "malformed" });
+        const [a, b] = await sideOutcomes({ key: KEY }, (c) => c.verify(token), (S0 + 601) * 1000);
+        assert.deepEqual(a, { error: "Error", message: "expired" });
+        assertSameFailure(a, b);
+      },
+    },
+    {
+      input: 'envelopes only a key holder can make: no "p", a fractional exp, a repeated key, a leading BOM',
+      sdk: "opens them (p undefined; exp compared as a number; the last key wins; TextDecoder drops the BOM)",
+      ours: '"malformed"',
+      why: 'the core reads an envelope one way only: a JSON object with "p" and an integer "exp", no repeated key (SPEC, "Opening"); reading these as the SDK does needs a core change',
+      check: async () => {
+        const exp = S0 + 600;
+        const bodies = [`{"exp":${exp}}`, `{"p":1,"exp":${exp}.5}`, `{"p":1,"p":2,"exp":${exp}}`, `\ufeff{"p":1,"exp":${exp}}`];
+        for (const text of bodies) {
+          const [theirs, mine] = await sideOutcomes({ key: KEY }, (c) => c.verify(signed(text)));
+          assert.ok("value" in theirs, `the SDK opens ${text}`);
+          assert.deepEqual(mine, { error: "Error", message: "malformed", reason: "malformed" }, text);
+        }
+      },
+    },
+    {
       input: "a token over maxTokenBytes (extra option, here 200)",
       sdk: "(no such option) opens it",
       ours: '"malformed", before any hashing',
