@@ -76,7 +76,7 @@ export function createRequestStateCodec(options) {
   }
 
   function atClock(ms, fn) {
-    const outer = clock; // a bind callback may call this codec again
+    const outer = clock; // a payload's toJSON may call this codec again
     clock = ms;
     try {
       return fn();
