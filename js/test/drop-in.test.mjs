@@ -7,8 +7,8 @@
 //      the SDK does, what we do, and, where they differ, why;
 //   3. the seam: an MRTR round trip through McpServer's requestState.verify
 //      with the real client, once per codec: the same results and errors;
-//   4. the same drop-in bundled for real workerd (Miniflare): its failures
-//      are the SDK's there too.
+//   4. the same drop-in bundled for real workerd (Miniflare), and 5. loaded
+//      from the browser entry in Chromium: its failures are the SDK's there too.
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { describe, test } from "node:test";
@@ -16,6 +16,8 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import * as sdk from "@modelcontextprotocol/server";
 import { importPackage } from "./support.mjs";
 import { COMPATIBILITY_DATE, bundleForWorkerd, importTool } from "../workerd.mjs";
+import { PACKED, launchChromium } from "../../www/lib/chromium.mjs";
+import { serve } from "../../www/lib/serve.mjs";
 
 const ours = await importPackage();
 
@@ -857,6 +859,49 @@ export default {
       assert.equal(typeof (await call({ op: "mint", payload: 2 })).value, "string");
     } finally {
       await mf.dispose();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------
+
+describe("5. the drop-in from the browser entry, in Chromium", () => {
+  test("mint and verify cross with the SDK; refusals carry the SDK's messages", async () => {
+    const web = await serve({ mounts: { "/pkg/": PACKED } });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${web.url}pkg/package.json`); // same origin as the module
+      const sdkCodec = sdk.createRequestStateCodec({ key: KEY });
+      const fromSdk = await sdkCodec.mint({ cell: 5 });
+      const refused = [`${fromSdk.slice(0, 8)}${fromSdk[8] === "A" ? "B" : "A"}${fromSdk.slice(9)}`, "v1.!!!!.AAAA", "garbage", signed('"hello"'), `v2${fromSdk.slice(2)}`, `${fromSdk}=`];
+      const inPage = await page.evaluate(
+        async ({ key, fromSdk, refused }) => {
+          const { createRequestStateCodec } = await import("/pkg/edge/browser.js");
+          const codec = createRequestStateCodec({ key });
+          const outcome = async (token) => {
+            try {
+              return { value: await codec.verify(token) };
+            } catch (e) {
+              return { error: e.constructor.name, message: e.message, reason: e.reason };
+            }
+          };
+          return { minted: await codec.mint({ cell: 4 }), opened: await outcome(fromSdk), refused: await Promise.all(refused.map(outcome)) };
+        },
+        { key: KEY, fromSdk, refused },
+      );
+      assert.deepEqual(await sdkCodec.verify(inPage.minted), { cell: 4 });
+      assert.deepEqual(inPage.opened, { value: { cell: 5 } });
+      const expected = ["mac", "mac", "malformed", "expired", "malformed", "malformed"];
+      for (const [i, token] of refused.entries()) {
+        const theirs = await outcome(() => sdkCodec.verify(token));
+        if (i === refused.length - 1) assert.deepEqual(theirs, { value: { cell: 5 } }, "the SDK tolerates a padded MAC"); // SPEC's exception
+        else assert.deepEqual(theirs, { error: "Error", message: expected[i] });
+        assert.deepEqual(inPage.refused[i], { error: "Error", message: expected[i], reason: expected[i] }, token);
+      }
+    } finally {
+      await browser.close();
+      await web.close();
     }
   });
 });
