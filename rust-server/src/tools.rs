@@ -86,8 +86,9 @@ impl TicTacToe {
             start["_meta"] = meta.clone();
             mv["_meta"] = meta;
         }
-        serde_json::from_value(json!({ "tools": [start, mv] }))
-            .map_err(|e| ErrorData::internal_error(format!("tool list: {e}"), None))
+        let tools = serde_json::from_value(json!([start, mv]))
+            .map_err(|e| ErrorData::internal_error(format!("tool list: {e}"), None))?;
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     /// A tool result carrying the re-sealed game (app.js `result`).
@@ -98,6 +99,8 @@ impl TicTacToe {
         };
         let mut result =
             CallToolResult::success(vec![ContentBlock::text(game::describe(game, last))]);
+        // The SDK's McpServer leaves `isError` out of a success.
+        result.is_error = None;
         result.structured_content = Some(game::public_view(game, last));
         let mut meta = JsonObject::new();
         meta.insert(STATE_META_KEY.into(), Value::String(token));
@@ -244,8 +247,9 @@ impl ServerHandler for TicTacToe {
             })],
             None => vec![],
         };
-        serde_json::from_value(json!({ "resources": resources }))
-            .map_err(|e| ErrorData::internal_error(format!("resource list: {e}"), None))
+        let resources = serde_json::from_value(json!(resources))
+            .map_err(|e| ErrorData::internal_error(format!("resource list: {e}"), None))?;
+        Ok(ListResourcesResult::with_all_items(resources))
     }
 
     async fn read_resource(
