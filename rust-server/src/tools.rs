@@ -83,8 +83,11 @@ impl TicTacToe {
             },
         });
         if let Some(meta) = self.tool_meta() {
-            start["_meta"] = meta.clone();
-            mv["_meta"] = meta;
+            for tool in [&mut start, &mut mv] {
+                if let Some(tool) = tool.as_object_mut() {
+                    tool.insert("_meta".into(), meta.clone());
+                }
+            }
         }
         let tools = serde_json::from_value(json!([start, mv]))
             .map_err(|e| ErrorData::internal_error(format!("tool list: {e}"), None))?;

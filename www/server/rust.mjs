@@ -31,7 +31,11 @@ export async function startRustServer({ key, port = 0, ttlSeconds, instance = "r
   const t0 = performance.now();
   const child = spawn(bin, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   const log = onLog ?? ((line) => process.stderr.write(`[rust ${instance}] ${line}\n`));
-  createInterface({ input: child.stderr }).on("line", log);
+  const early = []; // stderr before it listens, for the error if it never does
+  createInterface({ input: child.stderr }).on("line", (line) => {
+    if (early.length < 20) early.push(line);
+    log(line);
+  });
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   const ready = new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
@@ -43,7 +47,10 @@ export async function startRustServer({ key, port = 0, ttlSeconds, instance = "r
       }
     });
     child.once("error", reject);
-    exited.then(({ code, signal }) => reject(new Error(`the Rust server exited before listening (code ${code}, signal ${signal})`)));
+    // Let the stderr reader drain first, so the message carries the reason.
+    exited.then(({ code, signal }) =>
+      setImmediate(() => reject(new Error(`the Rust server exited before listening (code ${code}, signal ${signal}): ${early.join(" | ")}`))),
+    );
   });
   const info = await ready;
   let disposed;
