@@ -329,6 +329,29 @@ fn a_key_on_the_command_line_is_refused_and_never_echoed() {
 }
 
 #[test]
+fn seal_reads_stdin_and_seals_the_json_without_surrounding_whitespace() {
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .args(["seal", "--raw", "-"])
+        .env("STATE_KEY", KEY)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("  {GAME}\n").as_bytes())
+        .unwrap();
+    let token = stdout(&child.wait_with_output().unwrap());
+    let c = codec(KEY);
+    assert_eq!(c.verify(&token, None).unwrap().payload_json(), GAME);
+    let inner = stdout(&run(Some(KEY), &["seal", "--raw", "[1, 2]"]));
+    assert_eq!(c.verify(&inner, None).unwrap().payload_json(), "[1, 2]");
+}
+
+#[test]
 fn seal_refuses_a_payload_that_is_not_json() {
     let out = run(Some(KEY), &["seal", "{not json"]);
     assert_eq!(out.status.code(), Some(2));

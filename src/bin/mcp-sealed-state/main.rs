@@ -71,12 +71,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             json,
         } => {
             let codec = codec(&key, ttl)?;
-            let payload = text_or_stdin(json)?;
+            let text = text_or_stdin(json)?;
+            // Whitespace around the JSON (stdin's newline) is no part of the
+            // value, and JSON.stringify writes none; inner text is sealed as given.
+            let payload = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
             let bind = bind.as_deref();
             let sealed = match Kind::from(&kind) {
-                Kind::View => codec.seal(&payload, bind),
-                Kind::RequestState(tool) => codec.seal_request_state(&payload, tool, bind),
-                Kind::Raw => codec.mint(&payload, bind),
+                Kind::View => codec.seal(payload, bind),
+                Kind::RequestState(tool) => codec.seal_request_state(payload, tool, bind),
+                Kind::Raw => codec.mint(payload, bind),
             };
             print_line(&sealed.map_err(|e| e.to_string())?)
         }
