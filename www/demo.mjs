@@ -4,7 +4,14 @@
 // It builds nothing: `npm --prefix js run build && node js/pack.mjs` first
 // (./scripts/demo does both). Runs until Ctrl-C, then disposes everything.
 //
-//   node www/demo.mjs [--instances N] [--port P] [--mcp-port P] [--ttl S]
+//   node www/demo.mjs [--instances N] [--port P] [--mcp-port P] [--ttl S] [--rust]
+//
+// --rust adds the Rust demo server (rust-server/, rmcp; build it first with
+// `cargo build --manifest-path rust-server/Cargo.toml`, which
+// `./scripts/demo --rust` does) as one more server of the Host page, on the
+// port after the workerd ones, with the same key: the Host's requests then go
+// round workerd and Rust in turn. VIEW_HTML names the View file it serves
+// (default www/game/index.html).
 //
 // Environment: STATE_KEY (the HMAC key, >= 32 bytes; unset: an ephemeral
 // development key for this run, with a warning), TTL_SECONDS (token lifetime,
@@ -14,14 +21,19 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, serve } from "./lib/serve.mjs";
 import { buildWorker, startServer } from "./server/miniflare.mjs";
+import { DEFAULT_VIEW_HTML, startRustServer } from "./server/rust.mjs";
 
 function parseArgs(argv) {
-  const opts = { instances: 2, port: 8000, mcpPort: 8787, ttl: process.env.TTL_SECONDS ? Number(process.env.TTL_SECONDS) : undefined };
+  const opts = { instances: 2, port: 8000, mcpPort: 8787, ttl: process.env.TTL_SECONDS ? Number(process.env.TTL_SECONDS) : undefined, rust: false };
   const names = { "--instances": "instances", "--port": "port", "--mcp-port": "mcpPort", "--ttl": "ttl" };
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--rust") {
+      opts.rust = true;
+      continue;
+    }
     const name = names[argv[i]];
     const value = argv[i + 1];
-    if (!name) throw new Error(`unknown argument ${argv[i]} (use ${Object.keys(names).join(", ")})`);
+    if (!name) throw new Error(`unknown argument ${argv[i]} (use ${Object.keys(names).join(", ")}, --rust)`);
     if (value === undefined || !/^\d+$/.test(value)) throw new Error(`${argv[i]} needs a whole number`);
     opts[name] = Number(value);
     i++;
@@ -97,6 +109,14 @@ async function main() {
       disposers.push(() => s.dispose());
       servers.push(s);
     }
+    if (opts.rust) {
+      const port = opts.mcpPort === 0 ? 0 : opts.mcpPort + opts.instances;
+      const s = await withPortFallback(port, (p) =>
+        startRustServer({ port: p, key, ttlSeconds: opts.ttl, instance: "rust", viewHtml: process.env.VIEW_HTML || DEFAULT_VIEW_HTML }),
+      );
+      disposers.push(() => s.dispose());
+      servers.push(s);
+    }
     const web = await withPortFallback(opts.port, (port) => serve({ port }));
     disposers.push(() => web.close());
     takeOverSignals();
@@ -111,7 +131,10 @@ async function main() {
     console.log(bold("mcp-sealed-state demo"));
     console.log(`  Host page        ${bold(host.href)}`);
     console.log(`  Token inspector  ${inspector.href}`);
-    for (const s of servers) console.log(`  MCP server ${s.instance}     ${s.mcpUrl.href}  (workerd, ready in ${Math.round(s.readyMs)} ms)`);
+    for (const s of servers) {
+      const kind = s.process ? "Rust, rmcp" : "workerd";
+      console.log(`  MCP server ${s.instance.padEnd(5)} ${s.mcpUrl.href}  (${kind}, ready in ${Math.round(s.readyMs)} ms)`);
+    }
     console.log(`  token lifetime   ${opts.ttl ?? 600} s · key: ${process.env.STATE_KEY ? "STATE_KEY" : "ephemeral (see the warning)"}`);
     if (!process.env.STATE_KEY) console.log(`  dev key          ${key}   (paste it into the inspector to verify tokens)`);
     console.log("");

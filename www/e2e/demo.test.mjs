@@ -16,6 +16,7 @@ import { after, before, describe, test } from "node:test";
 import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
 import { PACKED, failOnPageProblems, launchChromium } from "../lib/chromium.mjs";
 import { buildWorker, startServer } from "../server/miniflare.mjs";
+import { startRustServer } from "../server/rust.mjs";
 
 const require = createRequire(join(REPO_ROOT, "js/package.json"));
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
@@ -28,7 +29,7 @@ const BOARD_AFTER = "XOX.O.OX.";
 
 let web;
 let browser;
-const servers = {}; // a, b: same key; ttl: same key, 2 s tokens
+const servers = {}; // a, b: same key; ttl: same key, 2 s tokens; rust: the rmcp server, same key
 
 before(async () => {
   if (!existsSync(join(PACKED, "widget/browser.js"))) {
@@ -42,6 +43,7 @@ before(async () => {
     startServer({ key: KEY, instance: "a", build, onLog: quiet }),
     startServer({ key: KEY, instance: "b", build, onLog: quiet }),
     startServer({ key: KEY, instance: "ttl", ttlSeconds: 2, build, onLog: quiet }),
+    startRustServer({ key: KEY, instance: "rust", onLog: quiet }),
   ]);
   for (const s of started) if (s.status === "fulfilled") servers[s.value.instance] = s.value;
   const launched = await Promise.allSettled([launching]);
@@ -248,6 +250,18 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     // The Host's request log shows the same.
     const used = await h.page.locator("#traffic li").evaluateAll((lis) => new Set(lis.map((li) => li.dataset.server)).size);
     assert.equal(used, 2);
+  });
+
+  test("a workerd instance and the Rust (rmcp) server taken in turns play one game", async (t) => {
+    const h = await openHost(t, [servers.a, servers.rust]);
+    await h.newGame();
+    for (const cell of MOVES) await h.move(cell);
+    assert.equal(await h.board(), BOARD_AFTER);
+    assert.equal(await expiredBanner(h.view).isHidden(), true);
+    const ports = h.toolCalls.map((c) => c.port);
+    const { a, rust } = { a: Number(servers.a.url.port), rust: Number(servers.rust.url.port) };
+    assert.deepEqual(new Set(ports), new Set([a, rust]), `both servers served tool calls: ${JSON.stringify(h.toolCalls)}`);
+    for (let i = 1; i < ports.length; i++) assert.notEqual(ports[i], ports[i - 1], "consecutive calls went to different servers");
   });
 
   test("the inspector reads a token minted by @modelcontextprotocol/server and verifies it in the page", async (t) => {
