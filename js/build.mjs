@@ -70,6 +70,25 @@ function checkImports(pkg) {
   }
 }
 
+// CommonJS needs no entry of its own: require() takes the "node" ES module
+// (require(esm), unflagged from Node 20.19 and 22.12), one instance shared
+// with import. But TypeScript in a CommonJS project (module node16/nodenext)
+// reads a .d.ts of a "type": "module" package as ESM and refuses to require it
+// (TS1479): the "require" types condition points at .d.cts copies whose
+// relative imports name the .cjs twins. Every relative specifier must be rewritten.
+export function ctsDeclarations(text, what) {
+  const out = text.replace(/(from\s+"\.{1,2}\/[^"]+)\.js"/g, '$1.cjs"');
+  if (/from\s+"\.{1,2}\/[^"]*\.js"/.test(out) || /import\(\s*"\.{1,2}\//.test(out)) throw new Error(`${what}: a relative import is left unrewritten`);
+  return out;
+}
+
+function writeCommonJsTypes(pkg) {
+  for (const dts of ["common.d.ts", "edge/index.d.ts", "widget/index.d.ts"]) {
+    const file = join(pkg, dts);
+    writeFileSync(file.replace(/\.d\.ts$/, ".d.cts"), ctsDeclarations(readFileSync(file, "utf8"), dts));
+  }
+}
+
 function assemble(version) {
   const pkg = join(root, "pkg");
   rmSync(pkg, { recursive: true, force: true });
@@ -82,6 +101,7 @@ function assemble(version) {
     }
   }
   writeInlineWasm(pkg);
+  writeCommonJsTypes(pkg);
   const manifest = JSON.parse(readFileSync(join(template, "package.json"), "utf8"));
   if (manifest.version !== "0.0.0-cargo") throw new Error(`pkg-template/package.json: version ${manifest.version}, expected the 0.0.0-cargo placeholder`);
   manifest.version = version;

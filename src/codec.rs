@@ -367,7 +367,7 @@ impl Codec {
 
 #[cfg(not(target_arch = "wasm32"))]
 impl Codec {
-    fn now_ms() -> f64 {
+    pub(crate) fn now_ms() -> f64 {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as f64)

@@ -11,8 +11,9 @@
 //!
 //! Module map: [`wire`] (token shape, base64url), [`json`] (the JSON scanner),
 //! [`envelope`] (the `{p,exp,b}` envelope and the `{p,d,o}` purposes),
-//! [`error`], [`reader`] (unverified, for widgets), [`view_state`], and with the
-//! `edge` feature [`keys`] and [`codec`]. `bindings` is the wasm surface.
+//! [`error`], [`reader`] (unverified, for widgets), [`view_state`], with the
+//! `edge` feature [`keys`] and [`codec`], and with the `serde` feature `typed`
+//! (seal and open `serde` values). `bindings` is the wasm surface.
 
 // Every byte of a token is attacker-controlled: outside tests, nothing in the
 // crate may panic (in wasm a panic is a trap that kills the request).
@@ -38,6 +39,8 @@ pub mod wire;
 pub mod codec;
 #[cfg(feature = "edge")]
 pub mod keys;
+#[cfg(feature = "serde")]
+pub mod typed;
 
 /// The wasm exports (public so the wasm-bindgen tests can call them).
 #[cfg(target_arch = "wasm32")]

@@ -6,7 +6,14 @@
 // www/game/build.mjs` first (./scripts/demo does all three). Runs until
 // Ctrl-C, then disposes everything.
 //
-//   node www/demo.mjs [--instances N] [--port P] [--mcp-port P] [--ttl S]
+//   node www/demo.mjs [--instances N] [--port P] [--mcp-port P] [--ttl S] [--rust]
+//
+// --rust adds the Rust demo server (rust-server/, rmcp; build it first with
+// `cargo build --manifest-path rust-server/Cargo.toml`, which
+// `./scripts/demo --rust` does) as one more server of the Host page, on the
+// port after the workerd ones, with the same key: the Host's requests then go
+// round workerd and Rust in turn. VIEW_HTML names the View file it serves
+// (default build/view/game.html, the one-file View that workerd serves too).
 //
 // The sandbox proxy listens on the Host page's port + 1 (or a free one).
 //
@@ -20,14 +27,20 @@ import { VIEW_HTML } from "./game/build.mjs";
 import { serveSandbox } from "./lib/sandbox-server.mjs";
 import { REPO_ROOT, serve } from "./lib/serve.mjs";
 import { buildWorker, startServer } from "./server/miniflare.mjs";
+import { DEFAULT_VIEW_HTML, startRustServer } from "./server/rust.mjs";
+import { VIEW_RESOURCE_META, VIEW_URI } from "./server/view-meta.js";
 
 function parseArgs(argv) {
-  const opts = { instances: 2, port: 8000, mcpPort: 8787, ttl: process.env.TTL_SECONDS ? Number(process.env.TTL_SECONDS) : undefined };
+  const opts = { instances: 2, port: 8000, mcpPort: 8787, ttl: process.env.TTL_SECONDS ? Number(process.env.TTL_SECONDS) : undefined, rust: false };
   const names = { "--instances": "instances", "--port": "port", "--mcp-port": "mcpPort", "--ttl": "ttl" };
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--rust") {
+      opts.rust = true;
+      continue;
+    }
     const name = names[argv[i]];
     const value = argv[i + 1];
-    if (!name) throw new Error(`unknown argument ${argv[i]} (use ${Object.keys(names).join(", ")})`);
+    if (!name) throw new Error(`unknown argument ${argv[i]} (use ${Object.keys(names).join(", ")}, --rust)`);
     if (value === undefined || !/^\d+$/.test(value)) throw new Error(`${argv[i]} needs a whole number`);
     opts[name] = Number(value);
     i++;
@@ -104,6 +117,15 @@ async function main() {
       disposers.push(() => s.dispose());
       servers.push(s);
     }
+    if (opts.rust) {
+      const port = opts.mcpPort === 0 ? 0 : opts.mcpPort + opts.instances;
+      const s = await withPortFallback(port, (p) =>
+        // The same View (URI and _meta) as workerd: the Host reads it from whichever server its request reaches.
+        startRustServer({ port: p, key, ttlSeconds: opts.ttl, instance: "rust", viewHtml: process.env.VIEW_HTML || DEFAULT_VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
+      );
+      disposers.push(() => s.dispose());
+      servers.push(s);
+    }
     const web = await withPortFallback(opts.port, (port) => serve({ port }));
     disposers.push(() => web.close());
     const sandbox = await withPortFallback(opts.port === 0 ? 0 : Number(new URL(web.url).port) + 1, (port) => serveSandbox({ port }));
@@ -121,7 +143,10 @@ async function main() {
     console.log(`  Host page        ${bold(host.href)}`);
     console.log(`  Token inspector  ${inspector.href}`);
     console.log(`  Sandbox proxy    ${sandbox.url}  (the View's origin; add &policy=spec to the Host URL for the spec's no-WebAssembly CSP)`);
-    for (const s of servers) console.log(`  MCP server ${s.instance}     ${s.mcpUrl.href}  (workerd, ready in ${Math.round(s.readyMs)} ms)`);
+    for (const s of servers) {
+      const kind = s.process ? "Rust, rmcp" : "workerd";
+      console.log(`  MCP server ${s.instance.padEnd(5)} ${s.mcpUrl.href}  (${kind}, ready in ${Math.round(s.readyMs)} ms)`);
+    }
     console.log(`  token lifetime   ${opts.ttl ?? 600} s · key: ${process.env.STATE_KEY ? "STATE_KEY" : "ephemeral (see the warning)"}`);
     if (!process.env.STATE_KEY) console.log(`  dev key          ${key}   (paste it into the inspector to verify tokens)`);
     console.log("");

@@ -295,9 +295,20 @@ describe("construction errors are clear", () => {
     assert.equal(new StateCodec({ key: new TextEncoder().encode(exact), now: () => T0 }).open(t), 1);
   });
 
-  test("key types", () => {
-    for (const key of [42, {}, [KEY, 7], true]) clearError(() => new StateCodec({ key }), TypeError, /must be a string or a Uint8Array/);
-    // Other byte views are read as bytes.
+  test("key types", async () => {
+    for (const key of [42, {}, [KEY, 7], true, null]) clearError(() => new StateCodec({ key: [key] }), TypeError, /must be a string or a Uint8Array/);
+    // Typed arrays other than Uint8Array are refused, not reinterpreted: their elements are not bytes.
+    for (const Kind of [Uint16Array, Int8Array, Uint8ClampedArray, Int32Array, Float32Array, Float64Array, BigUint64Array]) {
+      clearError(() => new StateCodec({ key: new Kind(64) }), TypeError, new RegExp(`must be a string or a Uint8Array, not a ${Kind.name} \\(its elements are not bytes`));
+      clearError(() => new StateCodec({ key: [KEY, new Kind(64)] }), TypeError, /key #1 must be/);
+    }
+    // A Buffer is a Uint8Array; a Uint8Array from another realm is one too.
+    const { runInNewContext } = await import("node:vm");
+    assert.equal(new StateCodec({ key: Buffer.from(KEY2), now: () => T0 }).seal(1), new StateCodec({ key: KEY2, now: () => T0 }).seal(1));
+    const foreign = runInNewContext("new Uint8Array(32).fill(7)");
+    assert.equal(foreign instanceof Uint8Array, false);
+    assert.equal(new StateCodec({ key: foreign, now: () => T0 }).seal(1), new StateCodec({ key: new Uint8Array(32).fill(7), now: () => T0 }).seal(1));
+    // ArrayBuffer and DataView are read as their bytes.
     const buf = new ArrayBuffer(32);
     new Uint8Array(buf).set(KEY2);
     const viaBuffer = new StateCodec({ key: buf, now: () => T0 });

@@ -6,6 +6,8 @@ import { REASONS, SealedStateError } from "../common.js";
 export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError } from "../common.js";
 // The reader and view-state helpers, bound to this build's wasm (js/build.mjs writes it).
 export * from "./widget-api.js";
+// The drop-in for @modelcontextprotocol/server's codec, in its own module.
+export { createRequestStateCodec } from "./request-state-codec.js";
 
 const DEFAULT_MAX_TOKEN_BYTES = 256 * 1024;
 const utf8 = new TextEncoder();
@@ -52,12 +54,20 @@ function isProduction() {
   }
 }
 
+// StateCodec's key rule: a string is its UTF-8 bytes; a Uint8Array (Buffer
+// included), an ArrayBuffer or a DataView is its bytes. Any other typed array
+// is a TypeError: its elements are not bytes, and reading it either element by
+// element (as the SDK's Uint8Array.from does) or byte by byte would surprise.
 function keyBytes(key, index) {
   if (typeof key === "string") return utf8.encode(key);
-  if (key instanceof Uint8Array) return key;
-  if (ArrayBuffer.isView(key)) return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+  if (ArrayBuffer.isView(key)) {
+    // The tag, not instanceof: a Uint8Array from another realm is still one.
+    const kind = key[Symbol.toStringTag];
+    if (kind === "Uint8Array" || kind === "DataView") return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+    throw new TypeError(`mcp-sealed-state: key #${index} must be a string or a Uint8Array, not a ${kind} (its elements are not bytes; convert it explicitly)`);
+  }
   if (key instanceof ArrayBuffer) return new Uint8Array(key);
-  throw new TypeError(`mcp-sealed-state: key #${index} must be a string or a Uint8Array`);
+  throw new TypeError(`mcp-sealed-state: key #${index} must be a string or a Uint8Array (or an ArrayBuffer or DataView of its bytes)`);
 }
 
 function wholeNumber(value, fallback, name, min) {
@@ -241,33 +251,4 @@ export class StateCodec {
     this.#outCap = -1;
     this.#codec.free();
   }
-}
-
-/**
- * Drop-in for `createRequestStateCodec` of @modelcontextprotocol/server: same
- * options, same async shape, same tokens. `verify` rejects with SealedStateError.
- */
-export function createRequestStateCodec(options) {
-  if (options === null || typeof options !== "object") throw new TypeError("createRequestStateCodec: options with a key are required");
-  if (options.key === undefined || options.key === null || Array.isArray(options.key)) {
-    throw new TypeError("createRequestStateCodec: key must be a string or a Uint8Array");
-  }
-  const { bind } = options;
-  if (bind !== undefined && typeof bind !== "function") throw new TypeError("createRequestStateCodec: bind must be a function of ctx");
-  // production: true, because a key is always given here.
-  const codec = new StateCodec({ key: options.key, ttlSeconds: options.ttlSeconds, production: true });
-  // The SDK concatenates bind(ctx) into a string ("label" + value: ToPrimitive
-  // with no hint, so valueOf before toString); so do we, the same way.
-  const bindValue = (ctx) => (bind === undefined ? undefined : "" + bind(ctx));
-  return {
-    async mint(payload, ctx) {
-      if (bind !== undefined && ctx === undefined) {
-        throw new TypeError("createRequestStateCodec: mint() requires ctx when a bind callback is configured");
-      }
-      return codec.mint(payload, { bind: bindValue(ctx) });
-    },
-    async verify(state, ctx) {
-      return codec.verify(state, { bind: bindValue(ctx) });
-    },
-  };
 }

@@ -1,4 +1,4 @@
-// Browsers and Deno: fetch and compile once, behind top-level await.
+// Browsers: fetch and compile once, behind top-level await.
 import init from "../wasm/edge.js";
 await init({ module_or_path: new URL("../wasm/edge_bg.wasm", import.meta.url) });
 export * from "./api.js";

@@ -1,5 +1,11 @@
 export * from "../widget/index.js";
 
+/**
+ * A StateCodec key: a string (its UTF-8 bytes) or a Uint8Array (its bytes;
+ * Buffer included). An ArrayBuffer or DataView is also read as its bytes. Any
+ * other typed array (Uint16Array, Float32Array, ...) is a TypeError: its
+ * elements are not bytes. At least 32 bytes; copied at construction.
+ */
 export type Key = string | Uint8Array;
 
 export interface CodecOptions {
@@ -38,9 +44,42 @@ export declare class StateCodec {
   free(): void;
 }
 
-/** Drop-in for @modelcontextprotocol/server's createRequestStateCodec: same options, async shape and tokens. */
-export declare function createRequestStateCodec<T = unknown>(options: {
-  key: Key;
+/**
+ * A failure of the drop-in's `verify`: as in the SDK, an `Error` whose
+ * `message` is the reason code. `reason` is the same code.
+ */
+export interface RequestStateCodecError extends Error {
+  readonly message: "malformed" | "mac" | "expired" | "bind";
+  readonly reason: "malformed" | "mac" | "expired" | "bind";
+}
+
+export interface RequestStateCodecOptions {
+  /**
+   * The HMAC key, at least 32 bytes, read as the SDK reads it: a string is
+   * UTF-8; anything else goes through `Uint8Array.from(key)` (an array of
+   * numbers or another typed array element by element, modulo 256; an
+   * ArrayBuffer as empty, so a RangeError). Copied at construction.
+   */
+  key: Uint8Array | string;
+  /** Token lifetime in whole seconds (default 600; a fraction is a RangeError, unlike the SDK). */
   ttlSeconds?: number;
+  /** Bind tokens to a principal; called at mint and, for a token that passed every other check, at verify. */
   bind?: (ctx: any) => string;
-}): { mint(payload: T, ctx?: any): Promise<string>; verify(state: string, ctx: any): Promise<T> };
+  /** Longer tokens are refused ("malformed") before hashing, and not minted; default 262144. Not in the SDK. */
+  maxTokenBytes?: number;
+}
+
+export interface RequestStateCodec<T = unknown> {
+  /** Seal a payload. With `bind`, `ctx` is required (a TypeError otherwise, as in the SDK). */
+  mint(payload: T, ctx?: any): Promise<string>;
+  /** The payload, or a rejection with a {@link RequestStateCodecError} (message "malformed" | "mac" | "expired" | "bind"). */
+  verify(state: string, ctx: any): Promise<T>;
+}
+
+/**
+ * Drop-in for @modelcontextprotocol/server's createRequestStateCodec: same
+ * options, async shape, tokens and failures (verify's message is the SDK's
+ * reason code, not SEALED_STATE_INVALID_MESSAGE). Stricter than the SDK in
+ * two ways: non-canonical base64url is refused, and so is a fractional ttlSeconds.
+ */
+export declare function createRequestStateCodec<T = unknown>(options: RequestStateCodecOptions): RequestStateCodec<T>;

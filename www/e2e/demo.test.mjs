@@ -25,7 +25,9 @@ import { PACKED, failOnPageProblems, launchChromium } from "../lib/chromium.mjs"
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 import { SPEC_DEFAULT_CSP, buildViewCsp } from "../lib/view-csp.js";
 import { VIEW_HTML, buildWorker, startServer } from "../server/miniflare.mjs";
-// What the server must declare (www/server/view.js, which bundles ext-apps' server helpers for workerd).
+import { startRustServer } from "../server/rust.mjs";
+import { VIEW_RESOURCE_META } from "../server/view-meta.js";
+// What the servers must declare (www/server/view-meta.js; both serve it).
 const VIEW_URI = "ui://tic-tac-toe/game.html";
 const VIEW_MIME_TYPE = "text/html;profile=mcp-app";
 const VIEW_CSP = { connectDomains: [], resourceDomains: [] };
@@ -48,7 +50,7 @@ const BACKEND = { wasm: "wasm", spec: "js" };
 let web;
 let sandbox;
 let browser;
-const servers = {}; // a, b: same key; ttl: same key, 2 s tokens
+const servers = {}; // a, b: same key; ttl: same key, 2 s tokens; rust: the rmcp server, same key
 
 before(async () => {
   if (!existsSync(join(PACKED, "widget/browser.js"))) {
@@ -63,6 +65,8 @@ before(async () => {
     startServer({ key: KEY, instance: "a", build, onLog: quiet }),
     startServer({ key: KEY, instance: "b", build, onLog: quiet }),
     startServer({ key: KEY, instance: "ttl", ttlSeconds: 2, build, onLog: quiet }),
+    // The same one-file View, URI and _meta as workerd: the Host reads the View from either.
+    startRustServer({ key: KEY, instance: "rust", onLog: quiet, viewHtml: VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
   ]);
   for (const s of started) if (s.status === "fulfilled") servers[s.value.instance] = s.value;
   const launched = await Promise.allSettled([launching]);
@@ -378,6 +382,21 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     // The Host's request log shows the same.
     const used = await h.page.locator("#traffic li").evaluateAll((lis) => new Set(lis.map((li) => li.dataset.server)).size);
     assert.equal(used, 2);
+  });
+
+  test("a workerd instance and the Rust (rmcp) server taken in turns play one game", async (t) => {
+    const h = await openHost(t, [servers.a, servers.rust]);
+    await h.newGame();
+    for (const cell of MOVES) await h.move(cell);
+    assert.equal(await h.board(), BOARD_AFTER);
+    assert.equal(await expiredBanner(h.view).isHidden(), true);
+    const ports = h.toolCalls.map((c) => c.port);
+    const { a, rust } = { a: Number(servers.a.url.port), rust: Number(servers.rust.url.port) };
+    assert.deepEqual(new Set(ports), new Set([a, rust]), `both servers served tool calls: ${JSON.stringify(h.toolCalls)}`);
+    // Every request in turn (resources/read of the View sits between start and the first move).
+    const posts = h.toolCalls.ports;
+    for (let i = 1; i < posts.length; i++) assert.notEqual(posts[i], posts[i - 1], `consecutive requests went to different servers: ${posts}`);
+    await assertServedAsHostsServeIt(h);
   });
 
   test("the inspector reads a token minted by @modelcontextprotocol/server and verifies it in the page", async (t) => {

@@ -1,0 +1,15 @@
+// The behaviour suite: one set of test modules that every runtime runs
+// unchanged (js/suite/runtimes.test.mjs drives Node 20, Node 22, Deno, Bun,
+// workerd and Chromium). Each module imports the package by its bare name,
+// which each runtime resolves from a project that installed the packed
+// tarball, with its own export condition. `vectors.js` is written next to
+// this file by the runner from tests/vectors/sdk-v1.json.
+import "./cases/codec.js";
+import "./cases/reasons.js";
+import "./cases/rotation.js";
+import "./cases/clock.js";
+import "./cases/vectors.js";
+import "./cases/dropin.js";
+import "./cases/widget.js";
+
+export { run } from "./harness.js";

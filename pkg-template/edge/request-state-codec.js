@@ -1,0 +1,202 @@
+// createRequestStateCodec: the drop-in for @modelcontextprotocol/server's codec
+// of the same name (2.x, src/server/requestStateCodec.ts). It keeps the SDK's
+// contract, not StateCodec's: `verify` rejects with an Error whose message is
+// the SDK's reason code ("malformed", "mac", "expired", "bind"), given exactly
+// where the SDK gives it, because the SDK's requestState.verify seam and code
+// written against the SDK read that message. Options and inputs are read as the
+// SDK reads them (the same expressions, so the same values and the same
+// errors), except where SPEC.md makes us stricter: non-canonical base64url is
+// refused, a fractional ttlSeconds is a RangeError, the size limit applies.
+import { SealedStateError } from "../common.js";
+import { StateCodec } from "./api.js";
+
+const PREFIX = "v1.";
+const DEFAULT_MAX_TOKEN_BYTES = 256 * 1024;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** The SDK's failure: an Error whose message is the reason code (and, for logs, `reason`). */
+function failure(reason) {
+  const error = new Error(reason);
+  error.reason = reason;
+  return error;
+}
+
+// The SDK's base64url decoding (atob): it tolerates padding, "+", "/",
+// whitespace and stray trailing bits, and throws on anything else.
+function sdkBase64UrlToBytes(s) {
+  const bin = atob(s.replaceAll("-", "+").replaceAll("_", "/"));
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+function canonicalBase64Url(bytes) {
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+// What JSON.stringify({ p: payload }) puts under "p": toJSON is called with
+// the key "p" (JSON.stringify(payload) would pass ""), once.
+function envelopeValue(payload) {
+  if ((typeof payload === "object" && payload !== null) || typeof payload === "bigint") {
+    const toJSON = payload.toJSON;
+    if (typeof toJSON === "function") return toJSON.call(payload, "p");
+  }
+  return payload;
+}
+
+/**
+ * Drop-in for `createRequestStateCodec` of @modelcontextprotocol/server: same
+ * options, same async shape, byte-identical tokens, the SDK's failures.
+ * Extra option: `maxTokenBytes` (default 262144).
+ */
+export function createRequestStateCodec(options) {
+  // The SDK's own reading of the key: a string is UTF-8; anything else goes
+  // through Uint8Array.from (a number array or typed array element by element,
+  // an ArrayBuffer as empty), which also copies it.
+  const keyBytes = typeof options.key === "string" ? new TextEncoder().encode(options.key) : Uint8Array.from(options.key);
+  if (keyBytes.byteLength < 32) throw new RangeError(`createRequestStateCodec: key must be at least 32 bytes (got ${keyBytes.byteLength})`);
+  const ttlSeconds = options.ttlSeconds ?? 600;
+  if (!Number.isFinite(ttlSeconds)) throw new RangeError("createRequestStateCodec: ttlSeconds must be a finite number");
+  // SPEC: stricter than the SDK, which would write a fractional exp that no integer-exp codec opens.
+  if (!Number.isInteger(ttlSeconds)) throw new RangeError(`createRequestStateCodec: ttlSeconds must be a whole number of seconds (got ${ttlSeconds})`);
+  const maxTokenBytes = options.maxTokenBytes ?? DEFAULT_MAX_TOKEN_BYTES;
+  // The SDK checks bind only where it calls it: any value is accepted here.
+  const bind = options.bind;
+
+  // Each call reads Date.now once (fake timers apply, as with the SDK) and
+  // every check of that call uses the same second.
+  let clock;
+  let codec;
+  try {
+    codec = new StateCodec({ key: keyBytes, ttlSeconds, maxTokenBytes, production: true, now: () => clock });
+  } finally {
+    keyBytes.fill(0); // StateCodec holds its own copy
+  }
+
+  function atClock(ms, fn) {
+    const outer = clock; // a payload's toJSON may call this codec again
+    clock = ms;
+    try {
+      return fn();
+    } finally {
+      clock = outer;
+    }
+  }
+
+  // { payload } or { reason }: StateCodec.verify without throwing.
+  function attempt(token, bindValue) {
+    try {
+      return { payload: codec.verify(token, bindValue === undefined ? undefined : { bind: bindValue }) };
+    } catch (e) {
+      if (e instanceof SealedStateError) return { reason: e.reason };
+      throw e;
+    }
+  }
+
+  // bind(ctx) as the SDK turns it into a string: { value }, or { error } if it throws.
+  function bound(ctx) {
+    if (bind === undefined) return undefined;
+    try {
+      return { value: "" + bind(ctx) }; // as the SDK's "label" + value: ToPrimitive, valueOf first
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  // { payload } or { reason } (the SDK's reason) for the token `v1.body.mac`,
+  // with `binding` from bound(ctx). One pass over the token: bind(ctx) ran
+  // first, where the SDK calls it only for a token whose MAC, body and exp
+  // passed; that changes no outcome, as a bind that threw is judged here in
+  // the SDK's order.
+  function check(body, mac, nowMs, binding) {
+    const token = `${PREFIX}${body}.${mac}`;
+    if (binding?.error === undefined) {
+      const result = attempt(token, binding?.value);
+      return result.reason === undefined ? result : { reason: sdkReason(result.reason, body, mac, nowMs, binding) };
+    }
+    // bind threw: the SDK rejects with that error unless the MAC, body or exp failed first.
+    const result = attempt(token, undefined);
+    if (result.reason === undefined || result.reason === "bind") throw binding.error;
+    return { reason: sdkReason(result.reason, body, mac, nowMs, binding) };
+  }
+
+  function sdkReason(reason, body, mac, nowMs, binding) {
+    if (reason === "mac") return sdkReasonBeforeMac(body, mac, nowMs, binding);
+    if (reason !== "malformed") return reason;
+    if (!BASE64URL.test(body) || !BASE64URL.test(mac)) return sdkReasonBeforeMac(body, mac, nowMs, binding);
+    return sdkReasonAfterMac(body, nowMs);
+  }
+
+  // The core judges the spelling before hashing; the SDK hashes first, so it
+  // says "mac" for a body or MAC no codec signed. A MAC part that is a
+  // non-canonical spelling of 32 bytes is judged by its canonical spelling,
+  // which the SDK reads the same: its reason then, or, where the SDK accepts
+  // the token, ours ("malformed": SPEC refuses non-canonical base64url).
+  function sdkReasonBeforeMac(body, mac, nowMs, binding) {
+    if (!BASE64URL.test(body)) return "mac";
+    const bytes = sdkBase64UrlToBytes(mac);
+    const canonical = bytes.length === 32 ? canonicalBase64Url(bytes) : mac;
+    if (canonical === mac) return "mac";
+    return check(body, canonical, nowMs, binding).reason ?? "malformed";
+  }
+
+  // The core refused a body whose MAC it verified. The SDK decodes it more
+  // loosely: its reason, where it has one, else ours ("malformed", where the
+  // SDK would read on: no "p", a fractional or huge exp, a repeated key).
+  function sdkReasonAfterMac(body, nowMs) {
+    let envelope;
+    try {
+      envelope = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(sdkBase64UrlToBytes(body)));
+    } catch {
+      return "malformed";
+    }
+    // A JSON null envelope throws a TypeError here, as it does in the SDK.
+    if (typeof envelope.exp !== "number" || envelope.exp < Math.floor(nowMs / 1e3)) return "expired";
+    return "malformed";
+  }
+
+  return {
+    async mint(payload, ctx) {
+      const nowMs = Date.now(); // the SDK fixes exp before it calls bind
+      let bindValue;
+      if (bind !== undefined) {
+        if (ctx === undefined) throw new TypeError("createRequestStateCodec: mint() requires ctx when a bind callback is configured");
+        bindValue = "" + bind(ctx); // as the SDK's "label" + value
+      }
+      const p = envelopeValue(payload);
+      if (p === undefined || typeof p === "function" || typeof p === "symbol") {
+        // The SDK writes an envelope without "p" here ({"exp":N}); the wasm core has no such envelope.
+        throw new TypeError("createRequestStateCodec: this codec cannot mint an undefined payload (nor a function or a symbol, which JSON omits)");
+      }
+      try {
+        // toJSON already ran with the key "p": hand StateCodec the value it gave.
+        return atClock(nowMs, () => codec.mint({ toJSON: () => p }, { bind: bindValue }));
+      } catch (e) {
+        // JSON.stringify's own error (a cycle, a BigInt, a throwing nested toJSON), as the SDK rejects with it.
+        if (e instanceof TypeError && e.cause !== undefined) throw e.cause;
+        throw e;
+      }
+    },
+
+    async verify(state, ctx) {
+      // The SDK's shape step, the same expressions: a non-string fails as it fails there.
+      const dot = state.lastIndexOf(".");
+      if (!state.startsWith(PREFIX) || dot <= 3) throw failure("malformed");
+      const body = state.slice(3, dot);
+      const mac = state.slice(dot + 1);
+      try {
+        sdkBase64UrlToBytes(mac);
+      } catch {
+        throw failure("malformed");
+      }
+      if (PREFIX.length + body.length + 1 + mac.length > maxTokenBytes) throw failure("malformed");
+      const nowMs = Date.now();
+      const binding = bound(ctx);
+      const result = atClock(nowMs, () => check(body, mac, nowMs, binding));
+      if (result.reason !== undefined) throw failure(result.reason);
+      return result.payload;
+    },
+  };
+}

@@ -1,0 +1,322 @@
+//! The MCP handler: the demo's `start` and `move` tools and its `ui://` View,
+//! answering as www/server/app.js does (same names, arguments, payload JSON,
+//! `_meta["ng-mcp-ui/state"]`, and failures). A fresh `TicTacToe` serves each
+//! HTTP request; it holds configuration only, never a game.
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use mcp_sealed_state::typed::OpenError;
+use mcp_sealed_state::{Codec, STATE_META_KEY};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{json, Value};
+
+use crate::game::{self, Game, LastMove};
+
+/// The header whose value tokens are bound to (a demo, not authentication).
+pub const PRINCIPAL_HEADER: &str = "X-Demo-User";
+pub const DEFAULT_PRINCIPAL: &str = "anonymous";
+pub const SERVER_NAME: &str = "mcp-sealed-state-tic-tac-toe";
+/// MCP Apps' MIME type for a View resource.
+pub const VIEW_MIME_TYPE: &str = "text/html;profile=mcp-app";
+
+/// The View: an HTML file read on every `resources/read`, so a rebuilt View
+/// is served without a restart.
+#[derive(Clone, Debug)]
+pub struct View {
+    pub uri: String,
+    pub html: PathBuf,
+    /// `_meta` of the resource contents (e.g. `{"ui":{"csp":{..}}}`).
+    pub meta: Option<JsonObject>,
+}
+
+/// What every request's handler shares: configuration, no state.
+#[derive(Debug)]
+pub struct Shared {
+    pub codec: Codec,
+    pub view: Option<View>,
+    pub instance: String,
+}
+
+#[derive(Clone)]
+pub struct TicTacToe {
+    shared: Arc<Shared>,
+}
+
+impl TicTacToe {
+    pub fn new(shared: Arc<Shared>) -> Self {
+        TicTacToe { shared }
+    }
+
+    fn tool_meta(&self) -> Option<Value> {
+        let view = self.shared.view.as_ref()?;
+        Some(json!({ "ui": { "resourceUri": view.uri } }))
+    }
+
+    fn tools(&self) -> Result<ListToolsResult, ErrorData> {
+        let mut start = json!({
+            "name": "start",
+            "title": "New tic-tac-toe game",
+            "description": "Start a new game of tic-tac-toe against the server. You are X and move first.",
+            "inputSchema": { "type": "object", "properties": {} },
+        });
+        let mut mv = json!({
+            "name": "move",
+            "title": "Play a move",
+            "description": format!("Place X at a cell (0-8, row by row); the server answers with O. Pass the token from the previous result's _meta[\"{STATE_META_KEY}\"] as state."),
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "state": { "type": "string", "minLength": 1, "description": format!("The token from the last result's _meta[\"{STATE_META_KEY}\"]") },
+                    "cell": { "type": "integer", "minimum": 0, "maximum": 8, "description": "Cell 0-8, row by row" },
+                },
+                "required": ["state", "cell"],
+                "additionalProperties": false,
+            },
+        });
+        if let Some(meta) = self.tool_meta() {
+            for tool in [&mut start, &mut mv] {
+                if let Some(tool) = tool.as_object_mut() {
+                    tool.insert("_meta".into(), meta.clone());
+                }
+            }
+        }
+        let tools = serde_json::from_value(json!([start, mv]))
+            .map_err(|e| ErrorData::internal_error(format!("tool list: {e}"), None))?;
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    /// A tool result carrying the re-sealed game (app.js `result`).
+    fn result(&self, game: &Game, last: Option<LastMove>, principal: &str) -> CallToolResult {
+        let token = match self.shared.codec.typed().seal(game, Some(principal)) {
+            Ok(token) => token,
+            Err(e) => return tool_error(&format!("cannot seal the game: {e}")),
+        };
+        let mut result =
+            CallToolResult::success(vec![ContentBlock::text(game::describe(game, last))]);
+        // The SDK's McpServer leaves `isError` out of a success.
+        result.is_error = None;
+        result.structured_content = Some(game::public_view(game, last));
+        let mut meta = JsonObject::new();
+        meta.insert(STATE_META_KEY.into(), Value::String(token));
+        result.meta = Some(MetaObject(meta));
+        result
+    }
+
+    fn play(&self, args: &JsonObject, principal: &str) -> CallToolResult {
+        let (state, cell) = match move_args(args) {
+            Ok(parsed) => parsed,
+            Err(detail) => {
+                return tool_error(&format!(
+                    "Input validation error: Invalid arguments for tool move: {detail}"
+                ))
+            }
+        };
+        let game: Game = match self.shared.codec.typed().open(state, Some(principal)) {
+            Ok(game) => game,
+            Err(OpenError::Token(e)) => {
+                // The reason is for this log only; the client gets the stable message.
+                eprintln!(
+                    "[{}] move: sealed state refused, reason={}, principal={principal:?}",
+                    self.shared.instance,
+                    e.reason().as_str()
+                );
+                return tool_error(&e.to_string());
+            }
+            // A genuine token that holds something else: not a game (app.js isGame).
+            Err(OpenError::Payload(_)) => return tool_error(game::NOT_A_GAME),
+        };
+        if !game::is_game(&game) {
+            return tool_error(game::NOT_A_GAME);
+        }
+        match game::play(&game, cell) {
+            Ok((next, computer)) => self.result(
+                &next,
+                Some(LastMove {
+                    player: usize::try_from(cell).unwrap_or(0),
+                    computer,
+                }),
+                principal,
+            ),
+            Err(e) => tool_error(&e.0),
+        }
+    }
+}
+
+/// `{ content: [{ type: "text", text }], isError: true }`, as the SDK's
+/// McpServer answers a tool that throws.
+fn tool_error(text: &str) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(text.to_string())])
+}
+
+/// The `move` arguments by its input schema: `state` a non-empty string,
+/// `cell` an integer 0..=8, nothing else.
+fn move_args(args: &JsonObject) -> Result<(&str, i64), String> {
+    if let Some(extra) = args.keys().find(|k| *k != "state" && *k != "cell") {
+        return Err(format!("unexpected property {extra:?}"));
+    }
+    let state = match args.get("state") {
+        Some(Value::String(s)) if !s.is_empty() => s.as_str(),
+        Some(Value::String(_)) => return Err("state: must not be empty".into()),
+        Some(_) => return Err("state: expected a string".into()),
+        None => return Err("state: required".into()),
+    };
+    let cell = match args.get("cell") {
+        Some(Value::Number(n)) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64))
+            .ok_or("cell: expected an integer")?,
+        Some(_) => return Err("cell: expected an integer".into()),
+        None => return Err("cell: required".into()),
+    };
+    if !(0..=8).contains(&cell) {
+        return Err(format!("cell: must be from 0 to 8 (got {cell})"));
+    }
+    Ok((state, cell))
+}
+
+/// The principal of this HTTP request: the X-Demo-User header, or "anonymous".
+fn principal_of(context: &RequestContext<RoleServer>) -> String {
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.headers.get(PRINCIPAL_HEADER))
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .unwrap_or(DEFAULT_PRINCIPAL)
+        .to_string()
+}
+
+impl ServerHandler for TicTacToe {
+    fn get_info(&self) -> ServerConfig {
+        let caps = ServerCapabilities::builder().enable_tools();
+        let caps = if self.shared.view.is_some() {
+            caps.enable_resources().build()
+        } else {
+            caps.build()
+        };
+        ServerConfig::new(caps)
+            .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.tools()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let principal = principal_of(&context);
+        let args = request.arguments.unwrap_or_default();
+        let result = match request.name.as_ref() {
+            "start" => self.result(&game::new_game(), None, &principal),
+            "move" => self.play(&args, &principal),
+            other => {
+                return Err(ErrorData::invalid_params(
+                    Cow::Owned(format!("Tool {other} not found")),
+                    None,
+                ))
+            }
+        };
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let resources = match &self.shared.view {
+            Some(view) => vec![json!({
+                "uri": view.uri,
+                "name": "tic-tac-toe",
+                "title": "Tic-tac-toe View",
+                "mimeType": VIEW_MIME_TYPE,
+            })],
+            None => vec![],
+        };
+        let resources = serde_json::from_value(json!(resources))
+            .map_err(|e| ErrorData::internal_error(format!("resource list: {e}"), None))?;
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let view = match &self.shared.view {
+            Some(view) if view.uri == request.uri => view,
+            _ => {
+                return Err(ErrorData::resource_not_found(
+                    format!("Resource {} not found", request.uri),
+                    None,
+                ))
+            }
+        };
+        let text = tokio::fs::read_to_string(&view.html).await.map_err(|e| {
+            eprintln!(
+                "[{}] cannot read the View HTML {}: {e}",
+                self.shared.instance,
+                view.html.display()
+            );
+            ErrorData::internal_error("the View is not available", None)
+        })?;
+        let contents = ResourceContents::TextResourceContents {
+            uri: view.uri.clone(),
+            mime_type: Some(VIEW_MIME_TYPE.into()),
+            text,
+            meta: view.meta.clone().map(MetaObject),
+        };
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: Value) -> JsonObject {
+        v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn move_arguments_follow_the_schema() {
+        assert_eq!(
+            move_args(&args(json!({"state": "t", "cell": 4}))).unwrap(),
+            ("t", 4)
+        );
+        assert_eq!(
+            move_args(&args(json!({"state": "t", "cell": 4.0}))).unwrap(),
+            ("t", 4)
+        );
+        for bad in [
+            json!({"state": "t"}),
+            json!({"cell": 1}),
+            json!({"state": "", "cell": 1}),
+            json!({"state": 1, "cell": 1}),
+            json!({"state": "t", "cell": 9}),
+            json!({"state": "t", "cell": -1}),
+            json!({"state": "t", "cell": 1.5}),
+            json!({"state": "t", "cell": "1"}),
+            json!({"state": "t", "cell": 1, "x": 0}),
+        ] {
+            assert!(move_args(&args(bad.clone())).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The command line. No argument ever holds a key: `--key` exists only to be
+//! refused without echoing its value.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{ArgGroup, Args, Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mcp-sealed-state",
+    version,
+    about = "Make, check and read sealed-state tokens (HMAC-SHA256, v1 wire format)",
+    after_help = "KEY: --key-env VAR (default STATE_KEY) or --key-file PATH; never the key itself on the command line.\nExit status: 0 done, 1 verify refused the token (reason on stderr), 2 usage, key or input error."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print a new random 32-byte key, base64url, on stdout.
+    Keygen,
+    /// Seal a JSON payload; prints the token.
+    Seal {
+        #[command(flatten)]
+        key: KeyArgs,
+        /// Token lifetime in seconds (default 600).
+        #[arg(long, value_name = "S", allow_negative_numbers = true)]
+        ttl: Option<i64>,
+        /// Bind the token to this principal.
+        #[arg(long, value_name = "B")]
+        bind: Option<String>,
+        #[command(flatten)]
+        kind: KindArgs,
+        /// The payload as JSON text (after `--` if it starts with a minus), or - to read it from stdin.
+        #[arg(value_name = "JSON")]
+        json: String,
+    },
+    /// Verify a token; prints the payload JSON. Refused: the reason on stderr, exit 1.
+    Verify {
+        #[command(flatten)]
+        key: KeyArgs,
+        /// The principal the token must be bound to.
+        #[arg(long, value_name = "B")]
+        bind: Option<String>,
+        #[command(flatten)]
+        kind: KindArgs,
+        /// Print one JSON object: {"ok":true,"payload":..,"purpose":..,"tool":..} or {"ok":false,"reason":..}.
+        #[arg(long)]
+        json: bool,
+        /// The token, or - to read it from stdin.
+        #[arg(value_name = "TOKEN")]
+        token: String,
+    },
+    /// Show what a token claims, UNVERIFIED (no key, no MAC check).
+    Inspect {
+        /// Print one JSON object: {"verified":false,"payload":..,"purpose":..,"tool":..,"exp":..,"bound":..}.
+        #[arg(long)]
+        json: bool,
+        /// The token, or - to read it from stdin.
+        #[arg(value_name = "TOKEN")]
+        token: String,
+    },
+}
+
+/// Where the key comes from.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("key-source").args(["key_env", "key_file"])))]
+pub struct KeyArgs {
+    /// Read the key from this environment variable [default: STATE_KEY].
+    #[arg(long, value_name = "VAR")]
+    pub key_env: Option<OsString>,
+    /// Read the key from this file (one trailing newline is dropped).
+    #[arg(long, value_name = "PATH")]
+    pub key_file: Option<PathBuf>,
+    /// Refused: a key on the command line is visible to every local user (ps) and kept in shell history.
+    #[arg(long, hide = true, num_args = 0..=1, allow_hyphen_values = true, value_name = "KEY")]
+    pub key: Option<Option<OsString>>,
+}
+
+/// The default key variable, shared with the demo servers.
+pub const DEFAULT_KEY_ENV: &str = "STATE_KEY";
+
+impl KeyArgs {
+    /// Where the key comes from, for messages (a name, never the key).
+    pub fn describe(&self) -> String {
+        match (&self.key_file, &self.key_env) {
+            (Some(path), _) => format!("key file {}", path.display()),
+            (None, Some(var)) => format!("${}", var.to_string_lossy()),
+            (None, None) => format!("${DEFAULT_KEY_ENV}"),
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("kind").args(["tool", "raw"])))]
+pub struct KindArgs {
+    /// A requestState token for this tool (MRTR), instead of a view token.
+    #[arg(long, value_name = "T")]
+    pub tool: Option<String>,
+    /// The SDK's raw v1 token (createRequestStateCodec's mint/verify), no purpose envelope.
+    #[arg(long)]
+    pub raw: bool,
+}
+
+/// Which of the three token kinds.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind<'a> {
+    View,
+    RequestState(&'a str),
+    Raw,
+}
+
+impl<'a> From<&'a KindArgs> for Kind<'a> {
+    fn from(args: &'a KindArgs) -> Self {
+        match (&args.tool, args.raw) {
+            (Some(tool), _) => Kind::RequestState(tool),
+            (None, true) => Kind::Raw,
+            (None, false) => Kind::View,
+        }
+    }
+}

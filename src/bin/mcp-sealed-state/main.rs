@@ -1,0 +1,162 @@
+//! `mcp-sealed-state`: make, check and read sealed-state tokens in a terminal.
+//!
+//! ```text
+//! mcp-sealed-state keygen
+//! mcp-sealed-state seal   [KEY] [--ttl S] [--bind B] [--tool T | --raw] JSON
+//! mcp-sealed-state verify [KEY] [--bind B] [--tool T | --raw] [--json] TOKEN
+//! mcp-sealed-state inspect [--json] TOKEN
+//! KEY: --key-env VAR (default STATE_KEY) | --key-file PATH
+//! ```
+//!
+//! Exit status: 0 done; 1 `verify` refused the token (the reason on stderr);
+//! 2 a usage, key or input error.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+#![deny(unsafe_code)]
+
+mod args;
+mod key;
+mod output;
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use mcp_sealed_state::keys::MIN_KEY_BYTES;
+use mcp_sealed_state::{read_token_unverified, Codec, CodecOptions};
+
+use args::{Cli, Command, KeyArgs, Kind};
+
+/// Usage, key or input errors.
+const EXIT_USAGE: u8 = 2;
+/// `verify` refused the token.
+const EXIT_REFUSED: u8 = 1;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // clap prints help and version to stdout (exit 0), errors to stderr (2).
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("mcp-sealed-state: {message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Keygen => {
+            let mut key = [0u8; MIN_KEY_BYTES];
+            getrandom::fill(&mut key).map_err(|_| "the system random number generator failed")?;
+            let text = mcp_sealed_state::wire::encode(&key);
+            key.fill(0);
+            print_line(&text)
+        }
+        Command::Seal {
+            key,
+            ttl,
+            bind,
+            kind,
+            json,
+        } => {
+            let codec = codec(&key, ttl)?;
+            let text = text_or_stdin(json)?;
+            // Whitespace around the JSON (stdin's newline) is no part of the
+            // value, and JSON.stringify writes none; inner text is sealed as given.
+            let payload = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
+            let bind = bind.as_deref();
+            let sealed = match Kind::from(&kind) {
+                Kind::View => codec.seal(payload, bind),
+                Kind::RequestState(tool) => codec.seal_request_state(payload, tool, bind),
+                Kind::Raw => codec.mint(payload, bind),
+            };
+            print_line(&sealed.map_err(|e| e.to_string())?)
+        }
+        Command::Verify {
+            key,
+            bind,
+            kind,
+            json,
+            token,
+        } => {
+            let codec = codec(&key, None)?;
+            let token = text_or_stdin(token)?;
+            let token = token.trim();
+            let bind = bind.as_deref();
+            let kind = Kind::from(&kind);
+            let opened = match kind {
+                Kind::View => codec.open(token, bind),
+                Kind::RequestState(tool) => codec.open_request_state(token, tool, bind),
+                Kind::Raw => codec.verify(token, bind),
+            };
+            match opened {
+                Ok(opened) => {
+                    let payload = opened.payload_json();
+                    if json {
+                        print_line(&output::verified_json(payload, kind))
+                    } else {
+                        print_line(payload)
+                    }
+                }
+                Err(e) => {
+                    if json {
+                        print_line(&output::refused_json(e.reason()))?;
+                    }
+                    eprintln!("{}", output::refused_text(e.reason()));
+                    Ok(ExitCode::from(EXIT_REFUSED))
+                }
+            }
+        }
+        Command::Inspect { json, token } => {
+            let token = text_or_stdin(token)?;
+            let view = read_token_unverified(token.trim()).map_err(|e| e.to_string())?;
+            if json {
+                print_line(&output::inspect_json(&view))
+            } else {
+                print_line(&output::inspect_text(&view, output::now_seconds()))
+            }
+        }
+    }
+}
+
+/// A codec on the one key the arguments name (never the dev ephemeral key).
+fn codec(key_args: &KeyArgs, ttl: Option<i64>) -> Result<Codec, String> {
+    let key = key::load(key_args)?;
+    let mut options = CodecOptions::with_keys(vec![key]);
+    options.production = true;
+    if let Some(ttl) = ttl {
+        options.ttl_seconds = ttl;
+    }
+    Codec::new(options).map_err(|e| format!("{e} (from {})", key_args.describe()))
+}
+
+/// The argument, or standard input when it is `-` (for payloads too long for argv).
+fn text_or_stdin(arg: String) -> Result<String, String> {
+    if arg != "-" {
+        return Ok(arg);
+    }
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    Ok(text)
+}
+
+fn print_line(text: &str) -> Result<ExitCode, String> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write to standard output: {e}"))?;
+    Ok(ExitCode::SUCCESS)
+}

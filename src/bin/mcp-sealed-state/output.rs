@@ -1,0 +1,89 @@
+//! What the commands print: for a terminal, and with `--json` for scripts.
+
+use mcp_sealed_state::{Purpose, Reason, TokenView, SEALED_STATE_INVALID_MESSAGE};
+
+use crate::args::Kind;
+
+fn json_string(s: &str) -> String {
+    serde_json::Value::from(s).to_string()
+}
+
+/// `{"ok":true,"payload":..,"purpose":..,"tool":..}` (the payload as sealed).
+pub fn verified_json(payload: &str, kind: Kind<'_>) -> String {
+    let (purpose, tool) = match kind {
+        Kind::View => ("\"view\"", "null".to_string()),
+        Kind::RequestState(tool) => ("\"requestState\"", json_string(tool)),
+        Kind::Raw => ("null", "null".to_string()),
+    };
+    format!("{{\"ok\":true,\"payload\":{payload},\"purpose\":{purpose},\"tool\":{tool}}}")
+}
+
+/// `{"ok":false,"reason":..,"message":..}`.
+pub fn refused_json(reason: Reason) -> String {
+    format!(
+        "{{\"ok\":false,\"reason\":\"{}\",\"message\":{}}}",
+        reason.as_str(),
+        json_string(SEALED_STATE_INVALID_MESSAGE)
+    )
+}
+
+/// The stderr line of a refused token.
+pub fn refused_text(reason: Reason) -> String {
+    format!(
+        "refused: {} ({SEALED_STATE_INVALID_MESSAGE})",
+        reason.as_str()
+    )
+}
+
+/// The reader's JSON with `"verified":false` first, so no script mistakes it.
+pub fn inspect_json(view: &TokenView) -> String {
+    let body = view.to_json();
+    format!("{{\"verified\":false,{}", body.get(1..).unwrap_or("}"))
+}
+
+pub fn now_seconds() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// The reader's fields, one a line, under a warning.
+pub fn inspect_text(view: &TokenView, now: i64) -> String {
+    let purpose = match view.purpose {
+        Some(Purpose::View) => "view",
+        Some(Purpose::RequestState) => "requestState",
+        None => "none (raw v1 token)",
+    };
+    let tool = view.tool.as_deref().map_or("-".to_string(), json_string);
+    let left = view.exp.saturating_sub(now);
+    // The token is expired once exp < floor(now) (SPEC "Opening").
+    let when = if left >= 0 {
+        format!("valid for {}", duration(left))
+    } else {
+        format!("expired {} ago", duration(left.saturating_neg()))
+    };
+    let date = u64::try_from(view.exp)
+        .ok()
+        .and_then(|s| std::time::UNIX_EPOCH.checked_add(std::time::Duration::from_secs(s)))
+        .map_or_else(
+            || "?".to_string(),
+            |t| humantime::format_rfc3339_seconds(t).to_string(),
+        );
+    format!(
+        "UNVERIFIED: nothing below is checked; only `verify` with the key says a token is genuine.\n\
+         purpose  {purpose}\n\
+         tool     {tool}\n\
+         exp      {} ({date}, {when})\n\
+         bound    {}\n\
+         payload  {}",
+        view.exp,
+        if view.bound { "yes" } else { "no" },
+        view.payload_json()
+    )
+}
+
+fn duration(seconds: i64) -> String {
+    let s = seconds.unsigned_abs();
+    humantime::format_duration(std::time::Duration::from_secs(s)).to_string()
+}

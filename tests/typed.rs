@@ -1,0 +1,395 @@
+//! The `serde` feature (src/typed.rs): derived types round trip, every reason
+//! of the JSON-text codec comes back unchanged, a payload that is not a `T` is
+//! its own error, and tokens cross between serde values and JSON text (the
+//! SDK's vectors, and the number formats where serde_json and JSON.stringify
+//! write different text).
+#![cfg(all(feature = "serde", not(target_arch = "wasm32")))]
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::{sdk_vectors, KEY, KEY2, NOW_MS};
+use mcp_sealed_state::typed::{OpenError, SealError};
+use mcp_sealed_state::{
+    Codec, CodecOptions, ConfigError, Reason, TokenView, SEALED_STATE_INVALID_MESSAGE,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Game {
+    board: String,
+    turn: u8,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+enum Step {
+    Start,
+    Move { cell: u8, by: Option<String> },
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+#[serde(rename_all = "camelCase")]
+struct Wizard {
+    step_no: u32,
+    history: Vec<Step>,
+    answers: BTreeMap<String, f64>,
+    note: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    tags: Vec<String>,
+}
+
+fn codec_with(keys: &[&[u8]], f: impl FnOnce(&mut CodecOptions<Vec<u8>>)) -> Codec {
+    let mut o = CodecOptions::with_keys(keys.iter().map(|k| k.to_vec()).collect());
+    f(&mut o);
+    Codec::new(o).unwrap()
+}
+
+fn codec() -> Codec {
+    codec_with(&[KEY], |_| {})
+}
+
+fn game() -> Game {
+    Game {
+        board: "X...O....".into(),
+        turn: 2,
+    }
+}
+
+fn wizard() -> Wizard {
+    Wizard {
+        step_no: 3,
+        history: vec![
+            Step::Start,
+            Step::Move {
+                cell: 4,
+                by: Some("ünï \"q\" \n🎲".into()),
+            },
+            Step::Move { cell: 0, by: None },
+        ],
+        answers: [("a".to_string(), 0.5), ("b".to_string(), -273.15)].into(),
+        note: None,
+        tags: vec![],
+    }
+}
+
+/// The reason of a token failure; its message is always the stable one.
+fn token_reason<T: std::fmt::Debug>(r: Result<T, OpenError>) -> Reason {
+    match r {
+        Err(OpenError::Token(e)) => {
+            assert_eq!(e.to_string(), SEALED_STATE_INVALID_MESSAGE);
+            e.reason()
+        }
+        other => panic!("expected a token failure, got {other:?}"),
+    }
+}
+
+#[test]
+fn derived_types_round_trip_in_each_purpose() {
+    let c = codec();
+    let t = c.typed();
+    let tok = t.seal_at(&game(), None, NOW_MS).unwrap();
+    assert_eq!(t.open_at::<Game>(&tok, None, NOW_MS).unwrap(), game());
+
+    let tok = t
+        .seal_request_state_at(&wizard(), "wizard", Some("user-7"), NOW_MS)
+        .unwrap();
+    assert_eq!(
+        t.open_request_state_at::<Wizard>(&tok, "wizard", Some("user-7"), NOW_MS)
+            .unwrap(),
+        wizard()
+    );
+
+    let steps = vec![Step::Start, Step::Move { cell: 8, by: None }];
+    let tok = t.mint_at(&steps, Some(""), NOW_MS).unwrap();
+    assert_eq!(
+        t.verify_at::<Vec<Step>>(&tok, Some(""), NOW_MS).unwrap(),
+        steps
+    );
+    // The system-clock variants.
+    let tok = t.seal(&game(), Some("u")).unwrap();
+    assert_eq!(t.open::<Game>(&tok, Some("u")).unwrap(), game());
+    let tok = t.seal_request_state(&game(), "move", None).unwrap();
+    assert_eq!(
+        t.open_request_state::<Game>(&tok, "move", None).unwrap(),
+        game()
+    );
+    let tok = t.mint(&game(), None).unwrap();
+    assert_eq!(t.verify::<Game>(&tok, None).unwrap(), game());
+}
+
+#[test]
+fn typed_and_json_text_tokens_are_the_same_tokens() {
+    let c = codec();
+    let json = serde_json::to_string(&game()).unwrap();
+    assert_eq!(json, r#"{"board":"X...O....","turn":2}"#);
+    assert_eq!(
+        c.typed().seal_at(&game(), Some("b"), NOW_MS).unwrap(),
+        c.seal_at(&json, Some("b"), NOW_MS).unwrap()
+    );
+    assert_eq!(
+        c.typed()
+            .seal_request_state_at(&game(), "move", None, NOW_MS)
+            .unwrap(),
+        c.seal_request_state_at(&json, "move", None, NOW_MS)
+            .unwrap()
+    );
+    assert_eq!(
+        c.typed().mint_at(&game(), None, NOW_MS).unwrap(),
+        c.mint_at(&json, None, NOW_MS).unwrap()
+    );
+    // A token sealed as text opens typed, and the reverse.
+    let tok = c.seal_at(&json, None, NOW_MS).unwrap();
+    assert_eq!(
+        c.typed().open_at::<Game>(&tok, None, NOW_MS).unwrap(),
+        game()
+    );
+    let tok = c.typed().seal_at(&wizard(), None, NOW_MS).unwrap();
+    let text = c.open_at(&tok, None, NOW_MS).unwrap().into_payload_json();
+    assert_eq!(serde_json::from_str::<Wizard>(&text).unwrap(), wizard());
+}
+
+#[test]
+fn every_reason_is_the_json_text_codecs_reason() {
+    let c = codec_with(&[KEY], |o| o.ttl_seconds = 10);
+    let t = c.typed();
+    let view = t.seal_at(&game(), Some("alice"), NOW_MS).unwrap();
+    let rs = t
+        .seal_request_state_at(&game(), "move", None, NOW_MS)
+        .unwrap();
+
+    assert_eq!(
+        token_reason(t.open_at::<Game>("v1.x", None, NOW_MS)),
+        Reason::Malformed
+    );
+    assert_eq!(
+        token_reason(codec_with(&[KEY2], |_| {}).typed().open_at::<Game>(
+            &view,
+            Some("alice"),
+            NOW_MS
+        )),
+        Reason::Mac
+    );
+    let later = NOW_MS + 11_000.0;
+    assert_eq!(
+        token_reason(t.open_at::<Game>(&view, Some("alice"), later)),
+        Reason::Expired
+    );
+    assert_eq!(
+        token_reason(t.open_at::<Game>(&view, Some("bob"), NOW_MS)),
+        Reason::Bind
+    );
+    assert_eq!(
+        token_reason(t.open_at::<Game>(&view, None, NOW_MS)),
+        Reason::Bind
+    );
+    assert_eq!(
+        token_reason(t.open_at::<Game>(&rs, None, NOW_MS)),
+        Reason::Purpose
+    );
+    assert_eq!(
+        token_reason(t.open_request_state_at::<Game>(&rs, "start", None, NOW_MS)),
+        Reason::Purpose
+    );
+    // Same reasons as the text API, one for one.
+    for (typed, text) in [
+        (
+            t.open_at::<Game>(&rs, None, NOW_MS).unwrap_err(),
+            c.open_at(&rs, None, NOW_MS).unwrap_err(),
+        ),
+        (
+            t.open_at::<Game>(&view, Some("bob"), later).unwrap_err(),
+            c.open_at(&view, Some("bob"), later).unwrap_err(),
+        ),
+    ] {
+        assert_eq!(typed.token_error(), Some(&text));
+    }
+}
+
+#[test]
+fn token_checks_come_before_the_payload_type() {
+    // A token for another principal whose payload is also not a `Vec<u8>`:
+    // the token failure wins, as no payload is looked at before every check passed.
+    let c = codec();
+    let tok = c.typed().seal_at(&game(), Some("alice"), NOW_MS).unwrap();
+    assert_eq!(
+        token_reason(c.typed().open_at::<Vec<u8>>(&tok, Some("bob"), NOW_MS)),
+        Reason::Bind
+    );
+    // Tampered: still a token failure, never a payload one.
+    let mut chars: Vec<char> = tok.chars().collect();
+    let i = chars.len() - 5;
+    chars[i] = if chars[i] == 'A' { 'B' } else { 'A' };
+    let tampered: String = chars.into_iter().collect();
+    assert_eq!(
+        token_reason(c.typed().open_at::<Game>(&tampered, Some("alice"), NOW_MS)),
+        Reason::Mac
+    );
+}
+
+#[test]
+fn a_genuine_token_of_another_shape_is_a_payload_error() {
+    let c = codec();
+    let tok = c.typed().seal_at(&wizard(), None, NOW_MS).unwrap();
+    let err = c.typed().open_at::<Game>(&tok, None, NOW_MS).unwrap_err();
+    assert!(matches!(err, OpenError::Payload(_)), "{err:?}");
+    assert!(err.token_error().is_none());
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with("the sealed payload is not of the expected type: "),
+        "{msg}"
+    );
+    assert!(!msg.contains(SEALED_STATE_INVALID_MESSAGE));
+    // The source chain reaches serde_json's error.
+    let source = std::error::Error::source(&err).unwrap();
+    assert!(source.is::<serde_json::Error>());
+
+    // Out of range for the field's type (turn: u8).
+    let tok = c
+        .seal_at(r#"{"board":".........","turn":300}"#, None, NOW_MS)
+        .unwrap();
+    assert!(matches!(
+        c.typed().open_at::<Game>(&tok, None, NOW_MS),
+        Err(OpenError::Payload(_))
+    ));
+    // JS strings may hold lone surrogates, Rust strings cannot: a genuine SDK
+    // token with one is a payload error for any `T` holding a String.
+    let tok = c
+        .seal_at(r#"{"board":"\ud800","turn":1}"#, None, NOW_MS)
+        .unwrap();
+    assert!(matches!(
+        c.typed().open_at::<Game>(&tok, None, NOW_MS),
+        Err(OpenError::Payload(_))
+    ));
+}
+
+#[test]
+fn sealing_errors_are_values() {
+    let c = codec_with(&[KEY], |o| o.max_token_bytes = 200);
+    // serde_json refuses maps with non-string keys.
+    let mut m = BTreeMap::new();
+    m.insert(vec![1u8], 1);
+    assert!(matches!(
+        c.typed().seal_at(&m, None, NOW_MS),
+        Err(SealError::Serialize(_))
+    ));
+    // Too big for this codec to open again.
+    let big = "x".repeat(300);
+    match c.typed().seal_at(&big, None, NOW_MS) {
+        Err(SealError::Config(ConfigError::TokenTooLarge { max_bytes: 200, .. })) => {}
+        other => panic!("{other:?}"),
+    }
+    match c.typed().seal_request_state_at(&big, "t", None, NOW_MS) {
+        Err(SealError::Config(ConfigError::TokenTooLarge { .. })) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Every SDK vector opens into a serde_json::Value; where serde_json writes the
+/// same text for that value, re-sealing it gives the SDK's token byte for byte.
+#[test]
+fn sdk_vectors_open_typed_and_reseal_byte_identical() {
+    let (mut identical, mut differs, mut not_rust) = (0, 0, 0);
+    for v in sdk_vectors() {
+        let c = codec_with(&[&v.key], |o| o.ttl_seconds = v.ttl_seconds);
+        let t = c.typed();
+        let bind = v.bind.as_deref();
+        let opened: Result<Value, _> = match (v.kind.as_str(), v.tool.as_deref()) {
+            ("raw", _) => t.verify_at(&v.token, bind, v.now_ms),
+            ("view", _) => t.open_at(&v.token, bind, v.now_ms),
+            ("requestState", Some(tool)) => t.open_request_state_at(&v.token, tool, bind, v.now_ms),
+            other => panic!("{}: {other:?}", v.name),
+        };
+        let value = match opened {
+            Ok(value) => value,
+            Err(OpenError::Payload(_)) => {
+                // Lone surrogates: valid in JS strings, not in Rust's.
+                assert!(
+                    v.payload_json.contains("\\ud") || v.payload_json.contains("\\udc"),
+                    "{}",
+                    v.name
+                );
+                not_rust += 1;
+                continue;
+            }
+            Err(e) => panic!("{}: {e:?}", v.name),
+        };
+        let resealed = match (v.kind.as_str(), v.tool.as_deref()) {
+            ("raw", _) => t.mint_at(&value, bind, v.now_ms),
+            ("view", _) => t.seal_at(&value, bind, v.now_ms),
+            (_, Some(tool)) => t.seal_request_state_at(&value, tool, bind, v.now_ms),
+            _ => unreachable!(),
+        }
+        .unwrap();
+        if serde_json::to_string(&value).unwrap() == v.payload_json {
+            assert_eq!(resealed, v.token, "{}", v.name);
+            identical += 1;
+        } else {
+            assert_ne!(resealed, v.token, "{}", v.name);
+            differs += 1;
+        }
+    }
+    // The set has both kinds, and most vectors are byte-identical.
+    assert!(identical >= 35, "identical {identical}");
+    assert!(differs >= 2, "differs {differs}");
+    assert!(not_rust >= 3, "lone surrogates {not_rust}");
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Numbers {
+    big: f64,
+    whole: f64,
+    small: f64,
+    one: f64,
+    neg_zero: f64,
+    exact: u64,
+}
+
+/// Where serde_json and JSON.stringify write the same value differently (the
+/// JS text below is what `JSON.stringify` writes), the tokens differ and each
+/// opens on the other side into the same value. js/test/rust-interop.test.mjs
+/// proves the JS half against the SDK's codec.
+#[test]
+fn number_formats_differ_yet_both_tokens_open() {
+    let c = codec();
+    let value = Numbers {
+        big: 1e21,
+        whole: 1e20,
+        small: 1e-6,
+        one: 1.0,
+        neg_zero: -0.0,
+        exact: 9_007_199_254_740_993,
+    };
+    let serde_text = serde_json::to_string(&value).unwrap();
+    assert_eq!(
+        serde_text,
+        r#"{"big":1e+21,"whole":1e+20,"small":1e-6,"one":1.0,"neg_zero":-0.0,"exact":9007199254740993}"#
+    );
+    // JSON.stringify({big:1e21, whole:1e20, small:1e-6, one:1, neg_zero:-0, exact:9007199254740993})
+    let js_text = r#"{"big":1e+21,"whole":100000000000000000000,"small":0.000001,"one":1,"neg_zero":0,"exact":9007199254740992}"#;
+    let from_serde = c.typed().seal_at(&value, None, NOW_MS).unwrap();
+    let from_js = c.seal_at(js_text, None, NOW_MS).unwrap();
+    assert_ne!(from_serde, from_js);
+
+    let a: Numbers = c.typed().open_at(&from_serde, None, NOW_MS).unwrap();
+    let b: Numbers = c.typed().open_at(&from_js, None, NOW_MS).unwrap();
+    assert_eq!(a, value);
+    assert!(a.neg_zero.is_sign_negative());
+    assert_eq!((b.big, b.whole, b.small, b.one), (1e21, 1e20, 1e-6, 1.0));
+    assert!(b.neg_zero == 0.0 && b.neg_zero.is_sign_positive()); // JS lost the sign of zero
+    assert_eq!(b.exact, 9_007_199_254_740_992); // and the integer beyond 2^53
+                                                // The JSON-text API keeps each text exactly as sealed.
+    assert_eq!(
+        c.open_at(&from_serde, None, NOW_MS).unwrap().payload_json(),
+        serde_text
+    );
+    assert_eq!(
+        c.open_at(&from_js, None, NOW_MS).unwrap().payload_json(),
+        js_text
+    );
+    // What an unverified reader (a widget) sees.
+    let view: TokenView = mcp_sealed_state::read_token_unverified(&from_serde).unwrap();
+    assert_eq!(view.payload_json(), serde_text);
+}
