@@ -2,13 +2,17 @@
 // throwaway consumer project (js/out/consumer), the way a user gets it.
 // Tests import the package from there (see test/support.mjs).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const js = dirname(fileURLToPath(import.meta.url));
 const out = join(js, "out");
 const consumer = join(out, "consumer");
+// The optional peers of mcp-sealed-state/app, /app-bridge and /react, which a
+// user of those entries installs beside the package: symlinks to js/node_modules
+// (the pinned devDependencies; `npm install <dir>` would run their build scripts).
+const PEERS = ["@modelcontextprotocol/ext-apps", "react", "react-dom", "react-test-renderer"];
 
 export function pack() {
   mkdirSync(out, { recursive: true });
@@ -20,6 +24,10 @@ export function pack() {
   mkdirSync(consumer, { recursive: true });
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", join(out, tarball)], { cwd: consumer, stdio: ["ignore", "ignore", "inherit"] });
+  for (const peer of PEERS) {
+    mkdirSync(dirname(join(consumer, "node_modules", peer)), { recursive: true });
+    symlinkSync(join(js, "node_modules", peer), join(consumer, "node_modules", peer), "dir");
+  }
   return { tarball: join(out, tarball), bytes: statSync(join(out, tarball)).size, consumer };
 }
 

@@ -1,8 +1,10 @@
 // The demo: the stateless tic-tac-toe MCP server in real workerd (two
-// Miniflare instances sharing one key, so no session affinity is needed), and
-// the static server for the Host page, the game View and the token inspector.
-// It builds nothing: `npm --prefix js run build && node js/pack.mjs` first
-// (./scripts/demo does both). Runs until Ctrl-C, then disposes everything.
+// Miniflare instances sharing one key, so no session affinity is needed; they
+// serve the game View as a `ui://` resource), the static server for the Host
+// page and the token inspector, and the sandbox proxy on a second origin.
+// It builds nothing: `npm --prefix js run build && node js/pack.mjs && node
+// www/game/build.mjs` first (./scripts/demo does all three). Runs until
+// Ctrl-C, then disposes everything.
 //
 //   node www/demo.mjs [--instances N] [--port P] [--mcp-port P] [--ttl S] [--rust]
 //
@@ -11,7 +13,9 @@
 // `./scripts/demo --rust` does) as one more server of the Host page, on the
 // port after the workerd ones, with the same key: the Host's requests then go
 // round workerd and Rust in turn. VIEW_HTML names the View file it serves
-// (default www/game/index.html).
+// (default build/view/game.html, the one-file View that workerd serves too).
+//
+// The sandbox proxy listens on the Host page's port + 1 (or a free one).
 //
 // Environment: STATE_KEY (the HMAC key, >= 32 bytes; unset: an ephemeral
 // development key for this run, with a warning), TTL_SECONDS (token lifetime,
@@ -19,9 +23,12 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { VIEW_HTML } from "./game/build.mjs";
+import { serveSandbox } from "./lib/sandbox-server.mjs";
 import { REPO_ROOT, serve } from "./lib/serve.mjs";
 import { buildWorker, startServer } from "./server/miniflare.mjs";
 import { DEFAULT_VIEW_HTML, startRustServer } from "./server/rust.mjs";
+import { VIEW_RESOURCE_META, VIEW_URI } from "./server/view-meta.js";
 
 function parseArgs(argv) {
   const opts = { instances: 2, port: 8000, mcpPort: 8787, ttl: process.env.TTL_SECONDS ? Number(process.env.TTL_SECONDS) : undefined, rust: false };
@@ -62,6 +69,7 @@ async function main() {
   if (!existsSync(join(REPO_ROOT, "pkg/widget/browser.js"))) {
     throw new Error("pkg/ is not built: run `npm --prefix js run build && node js/pack.mjs` first (./scripts/demo does)");
   }
+  if (!existsSync(VIEW_HTML)) throw new Error("the one-file View is not built: run `node www/game/build.mjs` first (./scripts/demo does)");
 
   let key = process.env.STATE_KEY || undefined;
   if (!key) {
@@ -112,17 +120,20 @@ async function main() {
     if (opts.rust) {
       const port = opts.mcpPort === 0 ? 0 : opts.mcpPort + opts.instances;
       const s = await withPortFallback(port, (p) =>
-        startRustServer({ port: p, key, ttlSeconds: opts.ttl, instance: "rust", viewHtml: process.env.VIEW_HTML || DEFAULT_VIEW_HTML }),
+        // The same View (URI and _meta) as workerd: the Host reads it from whichever server its request reaches.
+        startRustServer({ port: p, key, ttlSeconds: opts.ttl, instance: "rust", viewHtml: process.env.VIEW_HTML || DEFAULT_VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
       );
       disposers.push(() => s.dispose());
       servers.push(s);
     }
     const web = await withPortFallback(opts.port, (port) => serve({ port }));
     disposers.push(() => web.close());
+    const sandbox = await withPortFallback(opts.port === 0 ? 0 : Number(new URL(web.url).port) + 1, (port) => serveSandbox({ port }));
+    disposers.push(() => sandbox.close());
     takeOverSignals();
 
     // Written out by hand so the URL stays readable (":" and "/" need no escaping in a query).
-    const query = [`servers=${servers.map((s) => s.mcpUrl.href).join(",")}`];
+    const query = [`servers=${servers.map((s) => s.mcpUrl.href).join(",")}`, `sandbox=${new URL(sandbox.url).origin}`];
     if (process.env.DEMO_USER) query.push(`user=${encodeURIComponent(process.env.DEMO_USER)}`);
     const host = new URL(`www/host.html?${query.join("&")}`, web.url);
     const inspector = new URL("www/inspector.html", web.url);
@@ -131,6 +142,7 @@ async function main() {
     console.log(bold("mcp-sealed-state demo"));
     console.log(`  Host page        ${bold(host.href)}`);
     console.log(`  Token inspector  ${inspector.href}`);
+    console.log(`  Sandbox proxy    ${sandbox.url}  (the View's origin; add &policy=spec to the Host URL for the spec's no-WebAssembly CSP)`);
     for (const s of servers) {
       const kind = s.process ? "Rust, rmcp" : "workerd";
       console.log(`  MCP server ${s.instance.padEnd(5)} ${s.mcpUrl.href}  (${kind}, ready in ${Math.round(s.readyMs)} ms)`);

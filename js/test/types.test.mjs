@@ -48,23 +48,59 @@ secondsLeft(token, "soon");
 const wrong: string = codec.open<{ board: number[] }>(token);
 `;
 
-test("the packed package's types check under tsc (strict, NodeNext)", () => {
-  const dir = mkdtempSync(join(CONSUMER, "types-"));
-  try {
-    writeFileSync(join(dir, "program.ts"), program);
-    writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", skipLibCheck: false, types: [] }, files: ["program.ts"] }),
-    );
-    const tsc = join(JS_DIR, "node_modules/typescript/bin/tsc");
-    let out = "";
-    try {
-      execFileSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
-    } catch (e) {
-      out = `${e.stdout}${e.stderr}`;
-    }
-    assert.equal(out, "", out);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+// The ext-apps adapters, with their optional peer installed beside the package.
+const adapters = `
+import { App } from "@modelcontextprotocol/ext-apps";
+import { connectWithViewState, keepFreshestToken, trackViewState, ViewState, type TokenKeeper } from "mcp-sealed-state/app";
+import { DEFAULT_STORE_TIMEOUT_MS, ViewStateAppBridge, localStorageViewState, type ViewStateStore } from "mcp-sealed-state/app-bridge";
+import { DEFAULT_DEBOUNCE_MS, useSealedToken, useViewState } from "mcp-sealed-state/react";
+
+const app = new App({ name: "v", version: "1" }, {});
+const keeper: TokenKeeper = keepFreshestToken(app, { onchange: (t) => void t });
+const held: string | null = keeper.token;
+const gone: boolean = keeper.expired;
+void trackViewState(app).then((vs: ViewState) => vs.maxBytes);
+void connectWithViewState(app).then(async (vs) => {
+  const sent: boolean = await vs.save({ tab: "x" });
+  const restored: Record<string, unknown> | null = vs.restored;
+  // @ts-expect-error: view state is an object or null
+  void vs.save("text");
 });
+const store: ViewStateStore = { load: () => null, save: async () => {} };
+const bridge = new ViewStateAppBridge(null, { name: "h", version: "1" }, {}, {}, { storage: store, maxBytes: 1024, storeTimeoutMs: DEFAULT_STORE_TIMEOUT_MS });
+const offered: boolean = bridge.viewStateOffered;
+bridge.onviewstatesaved = (state) => void state;
+localStorageViewState("k");
+function Component() {
+  const [state, setState, status] = useViewState(app, { n: 0 }, { debounceMs: DEFAULT_DEBOUNCE_MS });
+  setState((prev) => ({ n: prev.n + 1 }));
+  const max: number | null = status.maxBytes;
+  const { token, expired } = useSealedToken(keeper);
+  return [state.n, token, expired, max];
+}
+void Component;
+`;
+
+// The MCP client SDK's own declarations (under ext-apps) name Node's Buffer, hence @types/node there.
+for (const [name, source, types] of [["widget and edge", program, []], ["app, app-bridge and react", adapters, ["node"]]]) {
+  test(`the packed package's types check under tsc (strict, NodeNext): ${name}`, () => {
+    const dir = mkdtempSync(join(CONSUMER, "types-"));
+    try {
+      writeFileSync(join(dir, "program.ts"), source);
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], skipLibCheck: false, types, typeRoots: [join(JS_DIR, "node_modules/@types")] }, files: ["program.ts"] }),
+      );
+      const tsc = join(JS_DIR, "node_modules/typescript/bin/tsc");
+      let out = "";
+      try {
+        execFileSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
+      } catch (e) {
+        out = `${e.stdout}${e.stderr}`;
+      }
+      assert.equal(out, "", out);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}

@@ -1,22 +1,36 @@
-// The whole demo in Chromium: the stateless tic-tac-toe MCP server in real
-// workerd (Miniflare), the Host page (www/host.html: MCP client over Streamable
-// HTTP, AppBridge, ui/set-view-state in localStorage), the game View
-// (www/game/, mcp-sealed-state/widget only) and the token inspector.
+// The whole demo in Chromium, served the way MCP Apps hosts serve a View: the
+// stateless tic-tac-toe MCP server in real workerd (Miniflare) registers the
+// game View as a `ui://` resource (ONE HTML file, built by Vite +
+// vite-plugin-singlefile from www/game); the Host page (www/host.html: MCP
+// client over Streamable HTTP, mcp-sealed-state/app-bridge, ui/set-view-state
+// in localStorage) reads it with resources/read and renders it through the
+// sandbox proxy on a second origin (www/lib/sandbox-server.mjs), in an inner
+// srcdoc iframe, under a CSP built from the resource's `_meta.ui.csp`: with
+// 'wasm-unsafe-eval' ("wasm" policy) and as the spec's default, which refuses
+// WebAssembly ("spec" policy). And the token inspector.
 //
-// /pkg/ is mounted on the PACKED package (js/out/consumer), and the worker is
-// bundled against it too. Run `npm --prefix js run build && node js/pack.mjs` first.
+// /pkg/ is mounted on the PACKED package (js/out/consumer), and the worker and
+// the View are bundled against it too. Run `npm --prefix js run build && node
+// js/pack.mjs && node www/game/build.mjs` first.
 // Screenshots go to www/artifacts/ (git-ignored).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
 import { PACKED, failOnPageProblems, launchChromium } from "../lib/chromium.mjs";
-import { buildWorker, startServer } from "../server/miniflare.mjs";
+import { serveSandbox } from "../lib/sandbox-server.mjs";
+import { SPEC_DEFAULT_CSP, buildViewCsp } from "../lib/view-csp.js";
+import { VIEW_HTML, buildWorker, startServer } from "../server/miniflare.mjs";
 import { startRustServer } from "../server/rust.mjs";
+import { VIEW_RESOURCE_META } from "../server/view-meta.js";
+// What the servers must declare (www/server/view-meta.js; both serve it).
+const VIEW_URI = "ui://tic-tac-toe/game.html";
+const VIEW_MIME_TYPE = "text/html;profile=mcp-app";
+const VIEW_CSP = { connectDomains: [], resourceDomains: [] };
 
 const require = createRequire(join(REPO_ROOT, "js/package.json"));
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
@@ -26,8 +40,15 @@ const USER = "e2e-user";
 // (the server's replies are deterministic: www/server/game.js).
 const MOVES = [0, 2, 7];
 const BOARD_AFTER = "XOX.O.OX.";
+// Under the spec's policy the widget's attempt to compile its wasm is refused
+// (and reported) once per View document; it then runs on its JS backend. That
+// refusal is the only console error such a page may have.
+const WASM_REFUSED = /WebAssembly.*(violates|Content Security Policy)|Content Security Policy.*WebAssembly|wasm-unsafe-eval/i;
+const POLICIES = ["wasm", "spec"];
+const BACKEND = { wasm: "wasm", spec: "js" };
 
 let web;
+let sandbox;
 let browser;
 const servers = {}; // a, b: same key; ttl: same key, 2 s tokens; rust: the rmcp server, same key
 
@@ -35,6 +56,7 @@ before(async () => {
   if (!existsSync(join(PACKED, "widget/browser.js"))) {
     throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
   }
+  if (!existsSync(VIEW_HTML)) throw new Error("the one-file View is not built: run `node www/game/build.mjs` first");
   mkdirSync(ARTIFACTS, { recursive: true });
   const launching = launchChromium();
   const build = await buildWorker();
@@ -43,7 +65,8 @@ before(async () => {
     startServer({ key: KEY, instance: "a", build, onLog: quiet }),
     startServer({ key: KEY, instance: "b", build, onLog: quiet }),
     startServer({ key: KEY, instance: "ttl", ttlSeconds: 2, build, onLog: quiet }),
-    startRustServer({ key: KEY, instance: "rust", onLog: quiet }),
+    // The same one-file View, URI and _meta as workerd: the Host reads the View from either.
+    startRustServer({ key: KEY, instance: "rust", onLog: quiet, viewHtml: VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
   ]);
   for (const s of started) if (s.status === "fulfilled") servers[s.value.instance] = s.value;
   const launched = await Promise.allSettled([launching]);
@@ -51,18 +74,24 @@ before(async () => {
   const failed = [...started, ...launched].find((s) => s.status === "rejected");
   if (failed) throw failed.reason;
   web = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED } });
+  sandbox = await serveSandbox();
 });
 
 after(async () => {
   await browser?.close();
   await web?.close();
+  await sandbox?.close();
   await Promise.allSettled(Object.values(servers).map((s) => s.dispose()));
 });
 
-/** The tools/call requests the page sent, by tool name and port (seen by the browser). */
+/** The tools/call requests the page sent, by tool name and port (seen by the browser); `calls.rpc`: every JSON-RPC method sent; `calls.urls`: every URL requested. */
 function watchToolCalls(page) {
   const calls = [];
+  calls.rpc = [];
+  calls.urls = [];
+  calls.ports = []; // the port of every POST to an MCP endpoint, in order
   page.on("request", (req) => {
+    calls.urls.push(req.url());
     if (req.method() !== "POST") return;
     let body;
     try {
@@ -70,6 +99,8 @@ function watchToolCalls(page) {
     } catch {
       return;
     }
+    if (typeof body?.method === "string") calls.rpc.push(body.method);
+    if (new URL(req.url()).pathname === "/mcp") calls.ports.push(Number(new URL(req.url()).port));
     if (body?.method === "tools/call") calls.push({ name: body.params?.name, port: Number(new URL(req.url()).port) });
   });
   return calls;
@@ -77,23 +108,36 @@ function watchToolCalls(page) {
 
 /**
  * A fresh context (own localStorage) with the Host page on `endpoints` (or at
- * a given Host page URL). Fails
- * the test on page errors, console errors and failed or refused requests.
+ * a given Host page URL), its Views under `policy`. Fails the test on page
+ * errors, console errors (in any frame; under the "spec" policy, bar the
+ * refusal of WebAssembly) and failed or refused requests.
  */
-async function openHost(t, endpoints) {
+async function openHost(t, endpoints, { policy = "wasm" } = {}) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  // In every document, the View's srcdoc one included: each CSP violation, from the start.
+  await ctx.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.cspViolations.push({ directive: e.effectiveDirective, blocked: e.blockedURI }));
+  });
   const page = await ctx.newPage();
-  failOnPageProblems(t, page, () => ctx.close());
+  const problems = failOnPageProblems(t, page, () => ctx.close(), { expected: policy === "spec" ? [WASM_REFUSED] : [] });
   const toolCalls = watchToolCalls(page);
+  const proxies = []; // responses for the sandbox proxy page
+  page.on("response", (r) => new URL(r.url()).pathname === "/sandbox.html" && proxies.push(r));
   const list = () => endpoints.map((s) => s.mcpUrl.href).join(",");
-  await page.goto(typeof endpoints === "string" ? endpoints : `${web.url}www/host.html?servers=${list()}&user=${USER}`);
+  const sandboxOrigin = new URL(sandbox.url).origin;
+  await page.goto(typeof endpoints === "string" ? endpoints : `${web.url}www/host.html?servers=${list()}&user=${USER}&sandbox=${sandboxOrigin}&policy=${policy}`);
   await page.waitForSelector("html[data-ready=true]");
   await page.waitForSelector("#conn-status[data-status=connected]");
-  const view = page.frameLocator(".call iframe").first();
+  // The sandbox proxy (outer iframe, second origin), and the View inside it (srcdoc).
+  const view = page.frameLocator(".call iframe").first().frameLocator("iframe");
   return {
     page,
     view,
     toolCalls,
+    problems,
+    proxies,
+    policy,
     starts: () => toolCalls.filter((c) => c.name === "start").length,
     async newGame() {
       await page.click("#new-game");
@@ -129,55 +173,138 @@ async function screenshot(page, name, { fullPage = false } = {}) {
   await page.screenshot({ path: join(ARTIFACTS, name), fullPage });
 }
 
+/**
+ * The View came the way MCP Apps hosts serve it: read with resources/read
+ * (never from this Host's files), rendered by the sandbox proxy on the second
+ * origin under the policy's CSP (as a header), in an inner srcdoc iframe; the
+ * widget's backend is the one the policy allows, in the View and at the Host;
+ * under the spec's policy, the only console error was the refusal of wasm.
+ */
+async function assertServedAsHostsServeIt(h) {
+  const backend = BACKEND[h.policy];
+  await h.view.locator(`body[data-backend=${backend}]`).waitFor();
+  await h.page.waitForSelector(`.call[data-backend=${backend}]`);
+  assert.match(await h.view.locator("#backend").textContent(), new RegExp(`^${backend} `));
+  assert.ok(h.toolCalls.rpc.includes("resources/read"), `the Host read the View: ${h.toolCalls.rpc.join()}`);
+  assert.deepEqual(h.toolCalls.urls.filter((u) => u.includes("/www/game/")), [], "the Host never serves the View from its files");
+  const proxy = h.page.frames().find((f) => f.parentFrame() === h.page.mainFrame() && f.url().includes("/sandbox.html"));
+  assert.ok(proxy, `the sandbox proxy frame: ${h.page.frames().map((f) => f.url()).join(", ")}`);
+  assert.equal(new URL(proxy.url()).origin, new URL(sandbox.url).origin, "the proxy runs on the sandbox origin");
+  assert.notEqual(new URL(proxy.url()).origin, new URL(h.page.url()).origin, "a second origin, not the Host's");
+  assert.deepEqual(proxy.childFrames().map((f) => f.url()), ["about:srcdoc"], "the View is an inner srcdoc iframe");
+  assert.deepEqual(await proxy.evaluate(() => window.cspViolations), [], "the proxy page itself breaks no rule of the View's CSP");
+  const expectedCsp = buildViewCsp(VIEW_CSP, h.policy);
+  if (h.policy === "spec") assert.equal(expectedCsp, SPEC_DEFAULT_CSP);
+  assert.ok(h.proxies.length > 0);
+  for (const r of h.proxies) assert.equal(r.headers()["content-security-policy"], expectedCsp);
+  const violations = await h.view.locator("body").evaluate(() => window.cspViolations);
+  if (h.policy === "spec") {
+    assert.ok(h.problems.expected.length <= h.proxies.length, `one refusal of WebAssembly per View document at most: ${h.problems.expected.join("\n")}`);
+    // The widget's one refused compile of its wasm, caught; nothing else (ext-apps' zod probe is off: www/game/zod-jitless.js).
+    assert.ok(violations.length <= 1, JSON.stringify(violations));
+    for (const v of violations) assert.deepEqual(v, { directive: "script-src", blocked: "wasm-eval" }, "only the refused compile");
+  } else {
+    assert.deepEqual(h.problems.expected, []);
+    assert.deepEqual(violations, [], "no CSP violation under the wasm policy");
+  }
+  assert.deepEqual([...h.problems], [], "no other page error, console error or failed request");
+}
+
 describe("the demo: workerd server, Host page, game View, inspector", () => {
-  test("three moves, a reload of the whole page: same board and token, no new start; the inspect link verifies it", async (t) => {
-    const h = await openHost(t, [servers.a]);
-    await h.newGame();
-    assert.equal(h.starts(), 1);
-    for (const cell of MOVES) await h.move(cell);
-    assert.equal(await h.board(), BOARD_AFTER);
-    const token = await h.token();
-    assert.match(token, /^v1\.[\w-]+\.[\w-]{43}$/);
-    assert.match(await h.view.locator("#payload").textContent(), /"board": "XOX\.O\.OX\."/);
-    assert.match(await h.view.locator("#expires").textContent(), /^expires in \d+ s$/);
-    await screenshot(h.page, "game.png");
-
-    await h.page.reload();
-    await h.page.waitForSelector("html[data-ready=true]");
-    await h.page.waitForSelector(".call[data-ready=true]");
-    await h.view.locator("body[data-phase=playing]").waitFor();
-    assert.equal(await h.board(), BOARD_AFTER, "the board came back");
-    assert.equal(await h.token(), token, "the token came back (from view state, not from the replayed start result)");
-    assert.match(await h.view.locator("#vs-status").textContent(), /restored/);
-    assert.equal(h.starts(), 1, "no new start after the reload");
-    assert.deepEqual(
-      h.toolCalls.map((c) => c.name),
-      ["start", "move", "move", "move"],
-    );
-
-    // It keeps playing with the restored token.
-    const free = BOARD_AFTER.indexOf(".");
-    await h.move(free);
-    assert.equal((await h.board())[free], "X");
-    assert.notEqual(await h.token(), token);
-    assert.equal(h.starts(), 1);
-
-    // The Host's "Inspect token" link: the freshest token, in the URL fragment; the inspector
-    // verifies it with the server's key and the principal it is bound to (X-Demo-User).
-    const latest = await h.token();
-    const href = await h.page.locator(".call .call-inspect").getAttribute("href");
-    assert.equal(decodeURIComponent(href.split("#token=")[1]), latest);
-    const page = await h.page.context().newPage();
-    await page.goto(new URL(href, web.url).href);
-    await page.waitForSelector("#claims[data-status=ok]");
-    assert.match(await page.locator("#claim-purpose").textContent(), /view/);
-    await page.fill("#key", KEY);
-    await page.waitForSelector("#verify-result[data-status=fail]");
-    assert.equal(await page.locator("#verify-reason").textContent(), "bind", "game tokens are bound to the X-Demo-User");
-    await page.fill("#bind", USER);
-    await page.waitForSelector("#verify-result[data-status=ok]");
-    assert.equal(JSON.parse(await page.locator("#verified-payload").textContent()).board, await h.board());
+  test("the server declares the View as MCP Apps and ChatGPT expect: tool _meta, a ui:// resource of one HTML file, its CSP", async () => {
+    const { Client, StreamableHTTPClientTransport } = require("@modelcontextprotocol/client");
+    const client = new Client({ name: "e2e", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(servers.a.mcpUrl));
+    try {
+      const { tools } = await client.listTools();
+      for (const name of ["start", "move"]) {
+        const meta = tools.find((tool) => tool.name === name)?._meta;
+        assert.equal(meta?.ui?.resourceUri, VIEW_URI, name);
+        assert.equal(meta["openai/outputTemplate"], VIEW_URI, name);
+      }
+      const { resources } = await client.listResources();
+      const listed = resources.find((r) => r.uri === VIEW_URI);
+      assert.equal(listed?.mimeType, VIEW_MIME_TYPE);
+      const { contents } = await client.readResource({ uri: VIEW_URI });
+      assert.equal(contents.length, 1);
+      const [view] = contents;
+      assert.equal(view.mimeType, VIEW_MIME_TYPE);
+      assert.deepEqual(view._meta.ui.csp, VIEW_CSP, "no network for the View");
+      assert.deepEqual(view._meta["openai/widgetCSP"], { connect_domains: [], resource_domains: [] });
+      assert.equal(view.text, readFileSync(VIEW_HTML, "utf8"), "the one-file build, as built");
+      // One file: every script and style inlined, nothing to fetch.
+      assert.doesNotMatch(view.text, /<script[^>]+src=/);
+      assert.doesNotMatch(view.text, /<link[^>]+rel="?stylesheet/);
+      assert.doesNotMatch(view.text, /\.wasm["'`]/, "no sibling .wasm file named");
+      assert.match(view.text, /<script type="module"/);
+    } finally {
+      await client.close();
+    }
   });
+
+  for (const policy of POLICIES) {
+    test(`${policy} policy: the ui:// View through the sandbox proxy, backend "${BACKEND[policy]}"; three moves, a reload of the whole page and of the View: same board and token, no new start; the inspect link verifies it`, async (t) => {
+      const h = await openHost(t, [servers.a], { policy });
+      await h.newGame();
+      await assertServedAsHostsServeIt(h);
+      assert.equal(h.starts(), 1);
+      for (const cell of MOVES) await h.move(cell);
+      assert.equal(await h.board(), BOARD_AFTER);
+      const token = await h.token();
+      assert.match(token, /^v1\.[\w-]+\.[\w-]{43}$/);
+      assert.match(await h.view.locator("#payload").textContent(), /"board": "XOX\.O\.OX\."/);
+      assert.match(await h.view.locator("#expires").textContent(), /^expires in \d+ s$/);
+      await screenshot(h.page, `game-${policy}.png`);
+
+      await h.page.reload();
+      await h.page.waitForSelector("html[data-ready=true]");
+      await h.page.waitForSelector(".call[data-ready=true]");
+      await h.view.locator("body[data-phase=playing]").waitFor();
+      assert.equal(await h.board(), BOARD_AFTER, "the board came back");
+      assert.equal(await h.token(), token, "the token came back (from view state, not from the replayed start result)");
+      assert.match(await h.view.locator("#vs-status").textContent(), /restored/);
+      assert.equal(h.starts(), 1, "no new start after the reload");
+      await assertServedAsHostsServeIt(h);
+
+      // "Reload View": a new proxy document, announced again, given the HTML again: a second render on the same bridge.
+      const proxiesBefore = h.proxies.length;
+      await h.page.locator(".call .call-reload").click();
+      await h.page.waitForSelector('.call[data-renders="2"][data-ready=true]');
+      await h.view.locator("body[data-phase=playing]").waitFor();
+      assert.equal(await h.board(), BOARD_AFTER, "the board came back after a reload of the View alone");
+      assert.equal(await h.token(), token);
+      assert.equal(h.proxies.length, proxiesBefore + 1, "the proxy page was loaded again");
+      assert.equal(h.starts(), 1);
+      await assertServedAsHostsServeIt(h);
+      assert.deepEqual(
+        h.toolCalls.map((c) => c.name),
+        ["start", "move", "move", "move"],
+      );
+
+      // It keeps playing with the restored token.
+      const free = BOARD_AFTER.indexOf(".");
+      await h.move(free);
+      assert.equal((await h.board())[free], "X");
+      assert.notEqual(await h.token(), token);
+      assert.equal(h.starts(), 1);
+
+      // The Host's "Inspect token" link: the freshest token, in the URL fragment; the inspector
+      // verifies it with the server's key and the principal it is bound to (X-Demo-User).
+      const latest = await h.token();
+      const href = await h.page.locator(".call .call-inspect").getAttribute("href");
+      assert.equal(decodeURIComponent(href.split("#token=")[1]), latest);
+      const page = await h.page.context().newPage();
+      await page.goto(new URL(href, web.url).href);
+      await page.waitForSelector("#claims[data-status=ok]");
+      assert.match(await page.locator("#claim-purpose").textContent(), /view/);
+      await page.fill("#key", KEY);
+      await page.waitForSelector("#verify-result[data-status=fail]");
+      assert.equal(await page.locator("#verify-reason").textContent(), "bind", "game tokens are bound to the X-Demo-User");
+      await page.fill("#bind", USER);
+      await page.waitForSelector("#verify-result[data-status=ok]");
+      assert.equal(JSON.parse(await page.locator("#verified-payload").textContent()).board, await h.board());
+    });
+  }
 
   test("a tampered stored token: the View shows what it claims, the server refuses it: expired, start over", async (t) => {
     const h = await openHost(t, [servers.a]);
@@ -224,18 +351,21 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     assert.equal(await h.page.locator("#no-calls").isVisible(), true);
   });
 
-  test("a 2-second ttl: once the token has expired, the next move shows expired, start over", async (t) => {
-    const h = await openHost(t, [servers.ttl]);
-    await h.newGame();
-    await h.move(0);
-    assert.equal((await h.board())[0], "X", "a move within the lifetime works");
-    // The ttl wait: the View's countdown (secondsLeft) says when the token has expired.
-    await h.view.locator("#expires", { hasText: /^expired$/ }).waitFor({ timeout: 10_000 });
-    await h.view.locator('.cell[data-cell="8"]').click();
-    await expiredBanner(h.view).waitFor({ state: "visible" });
-    assert.match(await expiredBanner(h.view).textContent(), /expired, start over/i);
-    assert.equal((await h.board())[8], ".", "the server refused the move");
-  });
+  for (const policy of POLICIES) {
+    test(`${policy} policy: a 2-second ttl: once the token has expired, the next move shows expired, start over`, async (t) => {
+      const h = await openHost(t, [servers.ttl], { policy });
+      await h.newGame();
+      await h.move(0);
+      assert.equal((await h.board())[0], "X", "a move within the lifetime works");
+      // The ttl wait: the View's countdown (secondsLeft) says when the token has expired.
+      await h.view.locator("#expires", { hasText: /^expired$/ }).waitFor({ timeout: 10_000 });
+      await h.view.locator('.cell[data-cell="8"]').click();
+      await expiredBanner(h.view).waitFor({ state: "visible" });
+      assert.match(await expiredBanner(h.view).textContent(), /expired, start over/i);
+      assert.equal((await h.board())[8], ".", "the server refused the move");
+      await assertServedAsHostsServeIt(h);
+    });
+  }
 
   test("two workerd instances taken in turns play one game: no session affinity", async (t) => {
     const h = await openHost(t, [servers.a, servers.b]);
@@ -246,7 +376,9 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     const ports = h.toolCalls.map((c) => c.port);
     const { a, b } = { a: Number(servers.a.url.port), b: Number(servers.b.url.port) };
     assert.deepEqual(new Set(ports), new Set([a, b]), `both instances served tool calls: ${JSON.stringify(h.toolCalls)}`);
-    for (let i = 1; i < ports.length; i++) assert.notEqual(ports[i], ports[i - 1], "consecutive calls went to different instances");
+    // Every request in turn (resources/read of the View sits between start and the first move).
+    const posts = h.toolCalls.ports;
+    for (let i = 1; i < posts.length; i++) assert.notEqual(posts[i], posts[i - 1], `consecutive requests went to different instances: ${posts}`);
     // The Host's request log shows the same.
     const used = await h.page.locator("#traffic li").evaluateAll((lis) => new Set(lis.map((li) => li.dataset.server)).size);
     assert.equal(used, 2);
@@ -261,7 +393,10 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     const ports = h.toolCalls.map((c) => c.port);
     const { a, rust } = { a: Number(servers.a.url.port), rust: Number(servers.rust.url.port) };
     assert.deepEqual(new Set(ports), new Set([a, rust]), `both servers served tool calls: ${JSON.stringify(h.toolCalls)}`);
-    for (let i = 1; i < ports.length; i++) assert.notEqual(ports[i], ports[i - 1], "consecutive calls went to different servers");
+    // Every request in turn (resources/read of the View sits between start and the first move).
+    const posts = h.toolCalls.ports;
+    for (let i = 1; i < posts.length; i++) assert.notEqual(posts[i], posts[i - 1], `consecutive requests went to different servers: ${posts}`);
+    await assertServedAsHostsServeIt(h);
   });
 
   test("the inspector reads a token minted by @modelcontextprotocol/server and verifies it in the page", async (t) => {

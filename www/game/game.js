@@ -7,15 +7,23 @@
 // structuredContent, because after a reload the Host replays only the result of
 // the call that opened this View (`start`), while view state hands back the
 // token of the latest move.
+//
+// Shipped as ONE HTML file (www/game/build.mjs: Vite + vite-plugin-singlefile)
+// that the server serves as a `ui://` resource; the Host renders it in a
+// sandbox under a CSP that may refuse WebAssembly, in which case the widget's
+// JS backend serves it (shown under "Backend").
+import "./zod-jitless.js"; // before ext-apps: see there
 import { App } from "@modelcontextprotocol/ext-apps";
+import { connectWithViewState } from "mcp-sealed-state/app";
 import {
   STATE_META_KEY,
   adoptToken,
+  backend,
+  init,
   isSealedStateError,
   readTokenUnverified,
   secondsLeft,
 } from "mcp-sealed-state/widget";
-import { connectWithViewState } from "/www/lib/view-state-view.js";
 
 const $ = (id) => document.getElementById(id);
 const LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
@@ -236,3 +244,13 @@ ui.saveNote = ui.viewState.supported
 connected();
 render();
 window.gameView = { ui, app }; // for tests and the curious
+
+// Which implementation of the widget serves this page: "wasm", or "js" where
+// the page's CSP refuses WebAssembly. Settled once loading has.
+init().then((which) => {
+  $("backend").textContent = which === "wasm" ? "wasm (WebAssembly)" : "js (this page refuses WebAssembly)";
+  document.body.dataset.backend = which;
+  window.gameView.backend = backend();
+  // Tell the Host too (it shows it beside the View); a Host without logging drops it.
+  app.sendLog({ level: "info", logger: "mcp-sealed-state", data: { backend: which } }).catch(() => {});
+});

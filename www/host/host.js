@@ -2,25 +2,36 @@
 // - an MCP client (@modelcontextprotocol/client, Streamable HTTP) to the demo
 //   server in workerd; with several endpoints (?servers=a,b) every HTTP request
 //   goes to the next one in turn, so nothing can rely on session affinity;
-// - one sandboxed iframe per tool call, running the tic-tac-toe View, talked to
-//   through ext-apps' AppBridge (ViewStateAppBridge adds ui/set-view-state);
-//   the View's tools/call requests are forwarded to the server;
+// - the View rendered the way MCP Apps hosts render it: the tool's
+//   `_meta.ui.resourceUri` names a `ui://` resource, read with resources/read
+//   (one HTML file, `text/html;profile=mcp-app`); each tool call gets an
+//   iframe on a SECOND origin, the sandbox proxy (www/sandbox/, served by
+//   www/lib/sandbox-server.mjs under a CSP built from the resource's
+//   `_meta.ui.csp`), which loads that HTML into an inner srcdoc iframe. This
+//   page never serves the View from its own files;
+// - ext-apps' AppBridge to the proxy (mcp-sealed-state/app-bridge's
+//   ViewStateAppBridge adds ui/set-view-state); the View's tools/call requests
+//   are forwarded to the server;
 // - persistence like the proposal's basic-host: the tool calls (arguments and
 //   results) and each call's view state live in this page's localStorage, so a
 //   reload re-renders every View from the stored result plus its restored view
 //   state, without calling any tool again.
 //
 // Query parameters: servers (comma-separated MCP endpoint URLs), user (the
-// X-Demo-User principal the server binds tokens to; default "demo-user").
+// X-Demo-User principal the server binds tokens to; default "demo-user"),
+// sandbox (the sandbox proxy's origin; default this page's port + 1), policy
+// ("wasm": the declared origins plus 'wasm-unsafe-eval', the default; "spec":
+// the MCP Apps spec's default policy, which refuses WebAssembly).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { DEFAULT_MAX_BYTES, ViewStateAppBridge, localStorageViewState } from "mcp-sealed-state/app-bridge";
 import { adoptToken, STATE_META_KEY } from "mcp-sealed-state/widget";
-import { DEFAULT_MAX_BYTES, ViewStateAppBridge, localStorageViewState } from "/www/lib/view-state-host.js";
 
 const $ = (id) => document.getElementById(id);
 const qs = new URLSearchParams(location.search);
 const HOST_INFO = { name: "mcp-sealed-state demo host", version: "0.1.0" };
-const VIEW_URL = "/www/game/index.html";
+const VIEW_MIME_TYPE = "text/html;profile=mcp-app";
+const POLICIES = { wasm: "WebAssembly allowed ('wasm-unsafe-eval')", spec: "the spec's default (no WebAssembly)" };
 const STORE_PREFIX = "mcp-sealed-state-demo";
 const CALLS_KEY = `${STORE_PREFIX}:calls`;
 /** The Host derives each View instance's key; the View never chooses it. */
@@ -32,10 +43,12 @@ const servers = (qs.get("servers") ?? "")
   .filter(Boolean)
   .map((s) => new URL(s, location.href));
 const user = (qs.get("user") ?? "").trim() || "demo-user";
+const policy = Object.hasOwn(POLICIES, qs.get("policy") ?? "") ? qs.get("policy") : "wasm";
+const sandboxOrigin = new URL(qs.get("sandbox") || `${location.protocol}//${location.hostname}:${Number(location.port) + 1}`).origin;
 
 // Counters for tests and for the curious: tool calls this page load made, by name.
 const stats = { toolCalls: {}, requests: 0 };
-window.demoHost = { stats, servers: servers.map(String), user, calls: () => loadCalls(), views: new Map() };
+window.demoHost = { stats, servers: servers.map(String), user, policy, sandboxOrigin, calls: () => loadCalls(), views: new Map() };
 
 // ------------------------------------------------------------------ persistence
 function loadCalls() {
@@ -119,6 +132,31 @@ async function connect() {
   ({ tools } = await client.listTools());
 }
 
+// The View of a tool: its `_meta.ui.resourceUri`, read once per page load.
+const views = new Map();
+function viewResource(tool) {
+  const uri = tool?._meta?.ui?.resourceUri ?? tool?._meta?.["ui/resourceUri"]; // the older flat key too
+  if (typeof uri !== "string" || !uri.startsWith("ui://")) return Promise.reject(new Error(`tool ${tool?.name} declares no ui:// View`));
+  if (!views.has(uri)) {
+    const read = client.readResource({ uri }).then(({ contents }) => {
+      const content = contents.find((c) => c.uri === uri && c.mimeType === VIEW_MIME_TYPE && typeof c.text === "string");
+      if (!content) throw new Error(`${uri}: no ${VIEW_MIME_TYPE} text in resources/read`);
+      return { uri, html: content.text, csp: content._meta?.ui?.csp };
+    });
+    read.catch(() => views.delete(uri)); // a failed read is tried again on the next render
+    views.set(uri, read);
+  }
+  return views.get(uri);
+}
+
+/** The sandbox proxy's URL for a View: this Host's policy, and the View's declared origins. */
+function sandboxUrl(csp) {
+  const url = new URL("/sandbox.html", sandboxOrigin);
+  url.searchParams.set("policy", policy);
+  url.searchParams.set("csp", JSON.stringify(csp ?? {}));
+  return url.href;
+}
+
 async function callTool(name, args) {
   stats.toolCalls[name] = (stats.toolCalls[name] ?? 0) + 1;
   return client.callTool({ name, arguments: args });
@@ -141,6 +179,7 @@ function renderCall(call, { prepend = false } = {}) {
   const inspect = node.querySelector(".call-inspect");
   const vsNote = node.querySelector(".call-vs");
   const lastNote = node.querySelector(".call-last");
+  const backendNote = node.querySelector(".call-backend");
 
   let latestToken = call.latestToken ?? tokenOf(call.result);
   const showToken = () => {
@@ -198,7 +237,14 @@ function renderCall(call, { prepend = false } = {}) {
   bridge.onsizechange = ({ height }) => {
     if (typeof height === "number" && height > 0) iframe.style.height = `${Math.ceil(height)}px`;
   };
-  bridge.onloggingmessage = ({ level, data }) => console.debug(`[view ${call.id.slice(0, 8)}] ${level}:`, data);
+  bridge.onloggingmessage = ({ level, data }) => {
+    // The View reports which backend of mcp-sealed-state/widget serves it.
+    if (data?.backend === "wasm" || data?.backend === "js") {
+      backendNote.textContent = `widget backend: ${data.backend}`;
+      node.dataset.backend = data.backend;
+    }
+    console.debug(`[view ${call.id.slice(0, 8)}] ${level}:`, data);
+  };
   bridge.onviewstatesaved = (state) => {
     const bytes = new TextEncoder().encode(JSON.stringify(state)).length;
     vsNote.textContent = state === null ? "view state: cleared" : `view state: ${bytes} bytes saved (${new Date().toLocaleTimeString()})`;
@@ -208,15 +254,28 @@ function renderCall(call, { prepend = false } = {}) {
   const view = { call, node, iframe, bridge };
   window.demoHost.views.set(call.id, view);
 
+  // Each load of the proxy announces itself; it then gets the View's HTML.
+  let resource = null;
+  bridge.onsandboxready = () => bridge.sendSandboxResourceReady({ html: resource.html, sandbox: "allow-scripts" });
+
   // Connect to the iframe's WindowProxy before it navigates; it stays the same
   // object across reloads of the iframe, each of which is a new render.
-  const ready = bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow)).then(() => {
-    iframe.src = VIEW_URL;
-  });
+  const ready = viewResource(tool)
+    .then(async (r) => {
+      resource = r;
+      node.dataset.policy = policy;
+      await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
+      iframe.src = sandboxUrl(r.csp);
+    })
+    .catch((e) => {
+      vsNote.textContent = `cannot render the View: ${e.message}`;
+      showError(`cannot render the View of ${call.tool}: ${e.message}`);
+    });
 
   node.querySelector(".call-reload").addEventListener("click", () => {
+    if (!resource) return;
     node.dataset.ready = "false";
-    iframe.src = VIEW_URL;
+    iframe.src = sandboxUrl(resource.csp);
   });
   node.querySelector(".call-close").addEventListener("click", async () => {
     await Promise.race([bridge.teardownResource({}).catch(() => {}), new Promise((r) => setTimeout(r, 500))]);
@@ -280,6 +339,15 @@ function renderTraffic() {
 
 function renderServer() {
   $("user").textContent = user;
+  $("policy").textContent = POLICIES[policy];
+  $("policy").dataset.policy = policy;
+  $("sandbox-origin").textContent = sandboxOrigin;
+  for (const a of document.querySelectorAll("[data-switch-policy]")) {
+    const next = new URL(location.href);
+    next.searchParams.set("policy", a.dataset.switchPolicy);
+    a.href = next.href;
+    a.toggleAttribute("aria-current", a.dataset.switchPolicy === policy);
+  }
   $("endpoints").replaceChildren(
     ...servers.map((s, i) => {
       const li = document.createElement("li");

@@ -26,14 +26,21 @@ export function launchChromium(options = {}) {
 }
 
 /**
- * Collect a page's errors, console errors and failed or refused requests, and
- * after the test (once `close` has run) fail it if there were any. Returns the
- * list as it fills, for error messages along the way.
+ * Collect a page's errors, console errors and failed or refused requests (in
+ * every frame), and after the test (once `close` has run) fail it if there
+ * were any. Returns the list as it fills, for error messages along the way.
+ * Console errors that match one of `expected` (RegExps) are not problems:
+ * they go to `problems.expected`, for the test to count.
  */
-export function failOnPageProblems(t, page, close) {
+export function failOnPageProblems(t, page, close, { expected = [] } = {}) {
   const problems = [];
+  problems.expected = [];
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
+  page.on("console", (m) => {
+    if (m.type() !== "error") return;
+    if (expected.some((re) => re.test(m.text()))) problems.expected.push(m.text());
+    else problems.push(`console.error: ${m.text()}`);
+  });
   page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
   page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
   t.after(async () => {

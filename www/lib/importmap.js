@@ -2,22 +2,25 @@
 //
 //   <script src="/www/lib/importmap.js"></script>   <!-- before any module script -->
 //
-// Why an import map and not a bundle: `mcp-sealed-state/widget` finds its .wasm
-// with `new URL("../wasm/widget_bg.wasm", import.meta.url)` behind top-level
-// await, which is what a page without a bundler (or a bundler without a wasm
-// plug-in) gets; serving the package as published tests exactly that. The
-// lib/ files keep bare specifiers, so a bundler resolves them unchanged.
+// Why an import map and not a bundle: the Host page and the inspector load the
+// package as published, module by module, which is what a page without a
+// bundler gets; serving the package unchanged tests exactly that.
 // URLs are the mounts of www/lib/serve.mjs: /pkg/ (the package), /node_modules/
 // (js/node_modules), /www/.
 //
 // The Host side needs ext-apps' app-bridge, whose bare imports (SDK client,
-// core, zod and the client's own deps) are listed here; www/e2e checks this
-// list against what esbuild resolves, so a dependency update cannot drift
-// silently. The View side needs only the self-contained app-with-deps build.
+// core, zod and the client's own deps) are listed here; js/test/app-browser
+// checks this list against what esbuild resolves, so a dependency update
+// cannot drift silently. The View side needs only the self-contained
+// app-with-deps build. (The demo's game View is not served through this map:
+// it is one HTML file built by Vite, see www/game/build.mjs.)
 (() => {
   const NM = "/node_modules/";
   const imports = {
     "mcp-sealed-state/widget": "/pkg/widget/browser.js",
+    // The ext-apps adapters of the package (they import ext-apps and the widget entry by name).
+    "mcp-sealed-state/app": "/pkg/app/index.js",
+    "mcp-sealed-state/app-bridge": "/pkg/app-bridge/index.js",
     // View: the self-contained build (no bare imports) under the package's own name.
     "@modelcontextprotocol/ext-apps": NM + "@modelcontextprotocol/ext-apps/dist/src/app-with-deps.js",
     "@modelcontextprotocol/ext-apps/app-with-deps": NM + "@modelcontextprotocol/ext-apps/dist/src/app-with-deps.js",

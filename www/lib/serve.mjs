@@ -1,9 +1,9 @@
 // A tiny static server for the browser pages and tests: 127.0.0.1, a random
 // port by default, no caching, and `Access-Control-Allow-Origin: *` on every
-// response. The CORS header is not optional: an MCP Apps View runs in a
-// sandboxed iframe without allow-same-origin, so its origin is "null", and
-// module scripts (and the wasm fetch of `mcp-sealed-state/widget`) are CORS
-// requests from there.
+// response (module scripts are CORS requests; a sandboxed page without
+// allow-same-origin, whose origin is "null", needs it to load any). The demo's
+// View is not served from here: it is the server's ui:// resource, rendered
+// by the sandbox proxy (./sandbox-server.mjs).
 //
 //   import { serve } from "./www/lib/serve.mjs";
 //   const { url, close } = await serve({ root: "/path/to/repo" });

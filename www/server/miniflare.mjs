@@ -11,6 +11,7 @@
 // run), prints their URLs and runs until Ctrl-C. --ephemeral passes no key,
 // so each instance draws its own dev key (tokens then never cross instances).
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { COMPATIBILITY_DATE, CONSUMER_NODE_MODULES, bundleForWorkerd, importTool } from "../../js/workerd.mjs";
@@ -19,8 +20,12 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export const WORKER_ENTRY = join(HERE, "worker.js");
 export { COMPATIBILITY_DATE, CONSUMER_NODE_MODULES };
 
+/** The one-file View that worker.js imports as text (www/game/build.mjs writes it). */
+export const VIEW_HTML = join(HERE, "../../build/view/game.html");
+
 /** Bundle worker.js for workerd against the packed package (see js/workerd.mjs). */
-export function buildWorker({ entry = WORKER_ENTRY, packageNodeModules = CONSUMER_NODE_MODULES } = {}) {
+export async function buildWorker({ entry = WORKER_ENTRY, packageNodeModules = CONSUMER_NODE_MODULES } = {}) {
+  if (entry === WORKER_ENTRY && !existsSync(VIEW_HTML)) throw new Error(`${VIEW_HTML} is missing: run \`node www/game/build.mjs\` first`);
   return bundleForWorkerd({ entry, packageNodeModules, moduleDir: HERE });
 }
 

@@ -1,7 +1,7 @@
 // Run the Rust demo server (rust-server/, rmcp) as a child process: the same
 // tic-tac-toe tools as the workerd server, sealing with the Rust crate.
 //
-//   startRustServer({ key, port, ttlSeconds, instance, viewHtml, onLog })
+//   startRustServer({ key, port, ttlSeconds, instance, viewHtml, viewUri, viewMeta, onLog })
 //     -> { url, mcpUrl, healthUrl, instance, view, readyMs, process, dispose }
 //
 // Build it first: `cargo build --manifest-path rust-server/Cargo.toml`
@@ -16,10 +16,10 @@ import { fileURLToPath } from "node:url";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The debug build that scripts/test and scripts/demo make. */
 export const RUST_SERVER_BIN = process.env.RUST_SERVER_BIN || join(ROOT, "rust-server/target/debug/rmcp-tic-tac-toe");
-/** The View HTML the workerd demo's Host renders today (www/game). */
-export const DEFAULT_VIEW_HTML = join(ROOT, "www/game/index.html");
+/** The one-file View (node www/game/build.mjs), the file the workerd server serves too. */
+export const DEFAULT_VIEW_HTML = join(ROOT, "build/view/game.html");
 
-export async function startRustServer({ key, port = 0, ttlSeconds, instance = "rust", viewHtml, viewUri, bin = RUST_SERVER_BIN, onLog } = {}) {
+export async function startRustServer({ key, port = 0, ttlSeconds, instance = "rust", viewHtml, viewUri, viewMeta, bin = RUST_SERVER_BIN, onLog } = {}) {
   if (!existsSync(bin)) throw new Error(`${bin} is not built: run \`cargo build --manifest-path rust-server/Cargo.toml\` first`);
   const env = { ...process.env, INSTANCE: instance };
   for (const name of ["STATE_KEY", "TTL_SECONDS", "VIEW_HTML", "VIEW_URI", "VIEW_META", "PORT"]) delete env[name];
@@ -28,6 +28,7 @@ export async function startRustServer({ key, port = 0, ttlSeconds, instance = "r
   if (ttlSeconds !== undefined) args.push("--ttl", String(ttlSeconds));
   if (viewHtml !== undefined) args.push("--view-html", viewHtml);
   if (viewUri !== undefined) args.push("--view-uri", viewUri);
+  if (viewMeta !== undefined) args.push("--view-meta", JSON.stringify(viewMeta)); // the resource contents' _meta
   const t0 = performance.now();
   const child = spawn(bin, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   const log = onLog ?? ((line) => process.stderr.write(`[rust ${instance}] ${line}\n`));

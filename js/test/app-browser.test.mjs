@@ -1,19 +1,22 @@
-// A real ext-apps 2.0.4 View (`App`, in a sandboxed iframe) against a real Host
-// (`AppBridge` in the parent page, extended by www/lib/view-state-host.js with
-// ui/set-view-state on the package's ViewStateSaveQueue), in Chromium.
+// mcp-sealed-state/app and mcp-sealed-state/app-bridge in Chromium: a real
+// ext-apps 2.0.4 View (`App`, in a sandboxed iframe) with the package's
+// connectWithViewState and keepFreshestToken, against a real Host (the
+// package's ViewStateAppBridge, over ext-apps' AppBridge, in the parent page),
+// over postMessage, with reloads of the iframe and of the Host page. The same
+// adapters in memory, with failing stores: app.test.mjs.
 //
 // Serves the repo with www/lib/serve.mjs, with /pkg/ mounted on the PACKED
 // package (js/out/consumer/node_modules/mcp-sealed-state), so the browser gets
-// exactly what `npm install` gives a user. Run `npm --prefix js run build &&
-// node js/pack.mjs` first.
+// exactly what `npm install` gives a user, and the pages of js/fixtures/app (outside js/test: node --test runs every .js under a test/ directory).
+// Run `npm --prefix js run build && node js/pack.mjs` first.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { runInNewContext } from "node:vm";
-import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
-import { PACKED, failOnPageProblems, launchChromium } from "../lib/chromium.mjs";
+import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../../www/lib/serve.mjs";
+import { PACKED, failOnPageProblems, launchChromium } from "../../www/lib/chromium.mjs";
 
 const require = createRequire(join(REPO_ROOT, "js/package.json"));
 const KEY = "e2e key that is at least thirty-two bytes";
@@ -27,7 +30,7 @@ before(async () => {
   if (!existsSync(join(PACKED, "widget/browser.js"))) {
     throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
   }
-  server = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED }, cacheControl: "max-age=600" });
+  server = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED, "/fixtures/": "js/fixtures" }, cacheControl: "max-age=600" });
   browser = await launchChromium();
   context = await browser.newContext();
 });
@@ -66,7 +69,7 @@ async function openHost(t, query = "") {
   const problems = failOnPageProblems(t, page, () => page.close());
   let frame;
   try {
-    await page.goto(`${server.url}www/e2e/fixtures/host.html${query}`);
+    await page.goto(`${server.url}fixtures/app/host.html${query}`);
     frame = await (await page.waitForSelector("iframe", { timeout: 10_000 })).contentFrame();
     await frame.waitForFunction(() => window.view?.ready === true, null, { timeout: 10_000 });
   } catch (error) {
@@ -88,7 +91,7 @@ async function openHost(t, query = "") {
   };
 }
 
-describe("ext-apps 2.0.4 View <-> AppBridge Host with ui/set-view-state, in Chromium", () => {
+describe("mcp-sealed-state/app View <-> mcp-sealed-state/app-bridge Host over ext-apps 2.0.4, in Chromium", () => {
   test("the View reads the restored state after a reload of the iframe (and of the Host page)", async (t) => {
     const h = await openHost(t, "?call=restore");
     const first = await h.view(() => ({
@@ -292,15 +295,15 @@ describe("ext-apps 2.0.4 View <-> AppBridge Host with ui/set-view-state, in Chro
   });
 });
 
-test("www/lib/importmap.js maps exactly the bare imports the Host and View need, to files that exist", async () => {
+test("www/lib/importmap.js maps exactly the bare imports of the packed app and app-bridge entries, to files that exist", async () => {
   const sandbox = {};
   runInNewContext(readFileSync(join(REPO_ROOT, "www/lib/importmap.js"), "utf8"), sandbox);
   const { imports } = sandbox.MCP_SEALED_STATE_IMPORT_MAP;
   const esbuild = require("esbuild");
   const needed = new Map();
-  for (const entry of ["www/lib/view-state-host.js", "www/lib/view-state-view.js"]) {
+  for (const entry of ["app-bridge/index.js", "app/index.js"]) {
     const { metafile } = await esbuild.build({
-      entryPoints: [join(REPO_ROOT, entry)],
+      entryPoints: [join(PACKED, entry)],
       bundle: true,
       write: false,
       format: "esm",

@@ -1,16 +1,16 @@
-// View side of the draft MCP Apps request `ui/set-view-state`, and sealed-token
-// adoption, over @modelcontextprotocol/ext-apps 2.0.4's `App`.
+// mcp-sealed-state/app: the View side of view state (the draft MCP Apps
+// request `ui/set-view-state`) and sealed-token adoption, over
+// @modelcontextprotocol/ext-apps' `App` (an optional peer dependency).
 //
 //   const app = new App({ name: "my-view", version: "1.0.0" }, {});
-//   const token = keepFreshestToken(app, { onchange: (t) => ... });   // before connect
+//   const keeper = keepFreshestToken(app, { onchange: (t) => ... });   // before connect
 //   const viewState = await connectWithViewState(app);
 //   viewState.restored;             // hostContext.viewState of this render, or null
 //   await viewState.save({ tab });  // true once stored; false: nothing sent (no capability)
 //
 // ext-apps 2.0.4's App drops hostCapabilities keys it does not know, so
-// `app.getHostCapabilities()` never shows `viewState`: connectWithViewState reads
-// the RAW ui/initialize result off the transport and hands it to the package's
-// viewStateSupport().
+// `app.getHostCapabilities()` never shows `viewState`: the RAW ui/initialize
+// result is read off the transport and handed to the widget's viewStateSupport().
 import { PostMessageTransport } from "@modelcontextprotocol/ext-apps";
 import { STATE_META_KEY, ViewStateError, adoptToken, checkViewState, isSealedStateError, setViewStateRequest, viewStateSupport } from "mcp-sealed-state/widget";
 
@@ -67,14 +67,65 @@ export function captureInitializeResult(transport) {
   };
 }
 
+// App -> Promise<ViewState> of its latest connect, for the React hooks.
+const tracked = new WeakMap();
+
+/**
+ * Make every later `app.connect(transport)` capture the raw ui/initialize
+ * result (for Apps that something else connects, such as ext-apps' `useApp`:
+ * call it from `onAppCreated`). Resolves with the ViewState once connected.
+ */
+export function trackViewState(app) {
+  const known = tracked.get(app);
+  if (known) return known.current;
+  let settle;
+  const entry = { current: new Promise((r) => (settle = r)), settled: false, listeners: new Set() };
+  tracked.set(app, entry);
+  const connect = app.connect.bind(app);
+  app.connect = async (transport, options) => {
+    const capture = captureInitializeResult(transport);
+    // A connect that fails leaves the promise pending for the next one.
+    if (entry.settled) {
+      entry.current = new Promise((r) => (settle = r));
+      entry.settled = false;
+    }
+    await connect(transport, options);
+    const viewState = new ViewState(app, capture.result);
+    entry.settled = true;
+    settle(viewState);
+    for (const listener of entry.listeners) {
+      try {
+        listener(viewState);
+      } catch (error) {
+        // The App is connected: a listener's failure must not make connect() reject.
+        app.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  };
+  return entry.current;
+}
+
+/** The ViewState of `app`'s latest connect through trackViewState / connectWithViewState, or null. */
+export function viewStateOf(app) {
+  return tracked.get(app)?.current ?? null;
+}
+
+/** Call `listener(viewState)` after every connect of a tracked app; returns the unsubscribe function. */
+export function onViewState(app, listener) {
+  trackViewState(app);
+  const entry = tracked.get(app);
+  entry.listeners.add(listener);
+  return () => entry.listeners.delete(listener);
+}
+
 /**
  * Connect `app` (default transport: PostMessageTransport to window.parent) and
  * read the Host's view-state offer from the raw ui/initialize result.
  */
-export async function connectWithViewState(app, transport = new PostMessageTransport(window.parent, window.parent), options) {
-  const capture = captureInitializeResult(transport);
-  await app.connect(transport, options);
-  return new ViewState(app, capture.result);
+export async function connectWithViewState(app, transport, options) {
+  const viewState = trackViewState(app);
+  await app.connect(transport ?? new PostMessageTransport(window.parent, window.parent), options);
+  return (await viewStateOf(app)) ?? viewState;
 }
 
 /** A View's view state for one render: what was restored, and saving. */
@@ -141,29 +192,50 @@ export class ViewState {
 
 /**
  * Keep the freshest sealed token (`_meta["ng-mcp-ui/state"]`) of every
- * ui/notifications/tool-result, by the package's adoptToken rule. Call it
+ * ui/notifications/tool-result, by the widget's adoptToken rule. Call it
  * before `app.connect()`. `adopt(result)` takes results of your own
  * `app.callServerTool()` calls; `offer(token)` a token from elsewhere (e.g. the
- * restored view state). `onchange(token, previous)` runs when the kept token
- * changes; `onexpired(result)` when a result is the server refusing the token.
+ * restored view state). `expired` is true once a result was the server
+ * refusing the token ("expired, start over") and false again when a new token
+ * is adopted. `onchange(token, previous)` runs when the kept token changes;
+ * `onexpired(result)` when a result refuses the token; `subscribe(fn)` calls
+ * `fn()` after either (returns the unsubscribe function); `dispose()` stops
+ * listening to the app.
  *
  * Expiry has whole-second resolution and a tie goes to the token offered last,
  * so after a reload offer the restored token AFTER the Host's replayed tool
  * result (a `start` and the moves after it often share a second): otherwise the
- * replay of `start` replaces the restored game. www/game/game.js does that.
+ * replay of `start` replaces the restored game.
  */
 export function keepFreshestToken(app, { initial = null, onchange, onexpired } = {}) {
   let token = typeof initial === "string" ? initial : null;
+  let expired = false;
+  const listeners = new Set();
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
   const keeper = {
     get token() {
       return token;
     },
+    get expired() {
+      return expired;
+    },
     adopt(result) {
-      if (isSealedStateError(result)) onexpired?.(result);
+      // State first, then listeners, then the caller's callback: a callback
+      // that throws reaches the caller of adopt() and leaves the keeper consistent.
+      if (isSealedStateError(result)) {
+        expired = true;
+        notify();
+        onexpired?.(result);
+        return token;
+      }
       const next = adoptToken(token, result);
       if (next !== token) {
         const previous = token;
         token = next;
+        expired = false;
+        notify();
         onchange?.(next, previous);
       }
       return token;
@@ -171,7 +243,22 @@ export function keepFreshestToken(app, { initial = null, onchange, onexpired } =
     offer(candidate) {
       return typeof candidate === "string" ? keeper.adopt({ _meta: { [STATE_META_KEY]: candidate } }) : token;
     },
+    /** Forget the token (e.g. on "start over" before the new one arrives). */
+    reset() {
+      token = null;
+      expired = false;
+      notify();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    dispose() {
+      app.removeEventListener?.("toolresult", onToolResult);
+      listeners.clear();
+    },
   };
-  app.addEventListener("toolresult", (params) => keeper.adopt(params));
+  const onToolResult = (params) => keeper.adopt(params);
+  app.addEventListener("toolresult", onToolResult);
   return keeper;
 }

@@ -1,10 +1,10 @@
-// Host side of the draft MCP Apps request `ui/set-view-state`
-// (/work/shared/seeds/view-state-pr.txt) on top of @modelcontextprotocol/ext-apps
-// 2.0.4's AppBridge, which does not know it yet. The save rules (one store at a
-// time, in order; coalescing; -32602 / -32603) are the package's
+// mcp-sealed-state/app-bridge: the Host side of the draft MCP Apps request
+// `ui/set-view-state` on @modelcontextprotocol/ext-apps' AppBridge (an optional
+// peer dependency), which does not know it yet. The save rules (one store at a
+// time, in order; coalescing; -32602 / -32603) are the widget's
 // ViewStateSaveQueue, the same code a Host in Node or a worker would use.
 //
-//   const bridge = new ViewStateAppBridge(null, hostInfo, hostCapabilities, options, {
+//   const bridge = new ViewStateAppBridge(client, hostInfo, hostCapabilities, options, {
 //     storage: localStorageViewState(`view-state:${toolCallId}`),   // or any { load, save }
 //     maxBytes: 65536,
 //   });
@@ -13,14 +13,16 @@
 // What it adds to AppBridge:
 // - `ui/initialize` results carry `hostCapabilities.viewState.maxBytes` and
 //   `hostContext.viewState` (the saved state or null), but only when the store
-//   was read for that render: if `storage.load()` fails (or holds something
-//   that is not an object or null), neither is sent, so the View cannot
-//   overwrite state it has not seen, and its saves are refused with -32603.
+//   was read for that render: if `storage.load()` throws, rejects, takes longer
+//   than `storeTimeoutMs`, or holds something that is not an object or null,
+//   neither is sent, so the View cannot overwrite state it has not seen, and
+//   its saves are refused with -32603. The next render reads the store again.
 // - `ui/set-view-state` answers `{}` once `storage.save()` resolved, -32602 for a
 //   state that is never storable as given (not an object or null, over maxBytes),
-//   -32603 when the store failed. The last saved state is kept for the next
-//   ui/initialize on this bridge (an iframe reload); a new bridge (a reload of
-//   the Host page) reads the store again.
+//   -32603 when the store threw, rejected or took longer than `storeTimeoutMs`.
+//   The View keeps working either way. The last saved state is kept for the
+//   next ui/initialize on this bridge (an iframe reload); a new bridge (a
+//   reload of the Host page) reads the store again.
 // - viewState is never sent in ui/notifications/host-context-changed.
 // - Reload guard: a second ui/initialize means a new document in the iframe. The
 //   previous document's in-flight requests are aborted (their responses would
@@ -32,6 +34,15 @@ import { VIEW_STATE_ERRORS, ViewStateError, ViewStateSaveQueue } from "mcp-seale
 export const SET_VIEW_STATE_METHOD = "ui/set-view-state";
 /** The PR's suggested floor for maxBytes. */
 export const DEFAULT_MAX_BYTES = 65536;
+/**
+ * How long one `load()` or `save()` of the store may take (ms). A store call
+ * that takes longer counts as failed: load -> no capability for that render,
+ * save -> -32603. Five seconds: far above a localStorage or IndexedDB call, and
+ * short enough that ui/initialize (which waits for load) still feels like a
+ * slow render, not a dead one. A save that timed out may still complete in the
+ * store later; the bridge does not count it as saved.
+ */
+export const DEFAULT_STORE_TIMEOUT_MS = 5000;
 
 // The params schema of ui/set-view-state, as a Standard Schema (the SDK takes any):
 // only the presence of `state` is checked here, so that the queue's own -32602
@@ -51,6 +62,15 @@ function withoutViewState(record) {
   if (record === null || typeof record !== "object" || !Object.hasOwn(record, "viewState")) return record;
   const { viewState: _, ...rest } = record;
   return rest;
+}
+
+/** Run `call()` (sync or async; a throw becomes a rejection) with a deadline. */
+function withTimeout(call, ms, what) {
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the view-state store's ${what}() took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([Promise.resolve().then(call), deadline]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -74,12 +94,12 @@ export function localStorageViewState(key, storage = globalThis.localStorage) {
 export class ViewStateAppBridge extends AppBridge {
   #storage;
   #maxBytes;
+  #timeoutMs;
   /** @type {ViewStateSaveQueue | null} null until the store was read once. */
   #queue = null;
   /** Whether the current render was offered the capability. */
   #offered = false;
   #renders = 0;
-  /** Settle-only promises of the saves in progress. */
 
   /** Called with the state after each successful save (for a Host's UI or logs). */
   onviewstatesaved = undefined;
@@ -91,16 +111,21 @@ export class ViewStateAppBridge extends AppBridge {
    * @param {object} hostInfo
    * @param {object} hostCapabilities without viewState: it is added per render
    * @param {object} [options] AppBridge options ({ hostContext })
-   * @param {{ storage: { load(): Promise<object|null>, save(state: object|null): Promise<void> }, maxBytes?: number }} viewState
+   * @param {{ storage: { load(): unknown, save(state: object|null): unknown }, maxBytes?: number, storeTimeoutMs?: number }} viewState
    */
-  constructor(client, hostInfo, hostCapabilities, options, { storage, maxBytes = DEFAULT_MAX_BYTES } = {}) {
+  constructor(client, hostInfo, hostCapabilities, options, { storage, maxBytes = DEFAULT_MAX_BYTES, storeTimeoutMs = DEFAULT_STORE_TIMEOUT_MS } = {}) {
     super(client, hostInfo, withoutViewState(hostCapabilities ?? {}), options);
     if (typeof storage?.load !== "function" || typeof storage?.save !== "function") {
       throw new TypeError("ViewStateAppBridge: storage must have load() and save(state)");
     }
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError("ViewStateAppBridge: maxBytes must be a positive integer");
+    // The queue's own limit on timers (about 24.8 days) applies too.
+    if (!Number.isSafeInteger(storeTimeoutMs) || storeTimeoutMs < 1 || storeTimeoutMs > 2 ** 31 - 1) {
+      throw new RangeError("ViewStateAppBridge: storeTimeoutMs must be a whole number of milliseconds from 1 to 2147483647");
+    }
     this.#storage = storage;
     this.#maxBytes = maxBytes;
+    this.#timeoutMs = storeTimeoutMs;
     this._hostContext = withoutViewState(this._hostContext);
     // AppBridge registered ui/initialize with a result schema; re-register it
     // without one (which would strip keys it does not know) and wrap the SDK's handler.
@@ -137,6 +162,15 @@ export class ViewStateAppBridge extends AppBridge {
     return super.sendHostContextChange(withoutViewState(params));
   }
 
+  // A Host callback that throws must not turn a stored state into a failed save.
+  #notify(callback, value) {
+    try {
+      callback?.call(this, value);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
   async #initialize(params, ctx) {
     this.#offered = false;
     if (++this.#renders > 1) this.#abortPreviousDocument(ctx?.mcpReq?.id);
@@ -157,18 +191,19 @@ export class ViewStateAppBridge extends AppBridge {
   async #readStore() {
     if (this.#queue) return this.#queue;
     try {
-      const saved = await this.#storage.load();
+      const saved = await withTimeout(() => this.#storage.load(), this.#timeoutMs, "load");
       // `initial` refuses what is not an object or null (-32602): treated as unreadable.
       // The queue calls the store once per stored state (coalesced saves share
       // one call), so that is where the Host hears of it.
+      // The queue applies the same deadline to each save (timeoutMs).
       const store = async (state) => {
         await this.#storage.save(state);
-        this.onviewstatesaved?.(state);
+        this.#notify(this.onviewstatesaved, state);
       };
-      this.#queue = new ViewStateSaveQueue(store, { maxBytes: this.#maxBytes, initial: saved ?? null });
+      this.#queue = new ViewStateSaveQueue(store, { maxBytes: this.#maxBytes, initial: saved ?? null, timeoutMs: this.#timeoutMs });
       return this.#queue;
     } catch (error) {
-      this.onviewstateunavailable?.(error);
+      this.#notify(this.onviewstateunavailable, error);
       return null;
     }
   }

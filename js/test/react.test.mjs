@@ -1,0 +1,164 @@
+// mcp-sealed-state/react, from the packed tarball: useViewState and
+// useSealedToken in real React 19 (react-test-renderer), against the real
+// ext-apps 2.0.4 App and the package's ViewStateAppBridge, linked in memory.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { InMemoryTransport } from "@modelcontextprotocol/client";
+import { createRequestStateCodec } from "@modelcontextprotocol/server";
+import { importPackage, resolvePackage } from "./support.mjs";
+
+const { createRequire } = await import("node:module");
+// React as the consumer resolves it: the same copy the package's react entry imports.
+const requireFromPackage = createRequire(resolvePackage("/react"));
+const React = requireFromPackage("react");
+const { act, create } = requireFromPackage("react-test-renderer");
+const { App } = await import("@modelcontextprotocol/ext-apps");
+const { connectWithViewState, keepFreshestToken } = await importPackage("/app");
+const { ViewStateAppBridge } = await importPackage("/app-bridge");
+const { DEFAULT_DEBOUNCE_MS, useSealedToken, useViewState } = await importPackage("/react");
+const { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE } = await importPackage("/widget");
+
+globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+const h = React.createElement;
+const KEY = "a react hook test key of at least 32 bytes";
+
+/** A store whose every save resolves a promise the test can wait on. */
+function store(initial = null) {
+  const s = {
+    value: initial,
+    saves: [],
+    waiters: [],
+    load: async () => s.value,
+    save: async (state) => {
+      s.saves.push(state);
+      s.value = state;
+      for (const w of s.waiters.splice(0)) w();
+    },
+    nextSave: () => new Promise((r) => s.waiters.push(r)),
+  };
+  return s;
+}
+
+async function connected(storage, { offer = true } = {}) {
+  const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
+  const bridge = offer
+    ? new ViewStateAppBridge(null, { name: "h", version: "1" }, {}, {}, { storage })
+    : new (await import("@modelcontextprotocol/ext-apps/app-bridge")).AppBridge(null, { name: "h", version: "1" }, {}, {});
+  bridge.oncalltool = async () => ({ content: [{ type: "text", text: "pong" }] });
+  await bridge.connect(hostSide);
+  const app = new App({ name: "v", version: "1" }, {}, { autoResize: false });
+  const viewState = await connectWithViewState(app, viewSide);
+  const ping = () => app.callServerTool({ name: "ping", arguments: {} });
+  return { bridge, app, viewState, ping };
+}
+
+/** Render a hook in a component; `current()` is its latest return value. */
+async function renderHook(useHook) {
+  const seen = { value: undefined };
+  function Probe() {
+    seen.value = useHook();
+    return null;
+  }
+  let renderer;
+  await act(async () => {
+    renderer = create(h(Probe));
+  });
+  return { current: () => seen.value, unmount: () => act(async () => renderer.unmount()) };
+}
+
+describe("mcp-sealed-state/react", () => {
+  test("useViewState starts from the restored state and saves a burst of updates once, debounced", async () => {
+    const storage = store({ tab: "restored" });
+    const { app, viewState } = await connected(storage);
+    assert.equal(DEFAULT_DEBOUNCE_MS, 300);
+    const hook = await renderHook(() => useViewState(app, { tab: "initial" }, { debounceMs: 20 }));
+    assert.deepEqual(hook.current()[0], { tab: "restored" });
+    assert.equal(hook.current()[2].supported, true);
+    assert.equal(hook.current()[2].maxBytes, 65536);
+
+    const saved = storage.nextSave();
+    await act(async () => {
+      const set = hook.current()[1];
+      set({ tab: "a" });
+      set((prev) => ({ ...prev, page: 2 }));
+      set((prev) => ({ ...prev, tab: "b" }));
+    });
+    assert.deepEqual(hook.current()[0], { tab: "b", page: 2 }, "like useState, functional updates included");
+    await act(() => saved);
+    assert.deepEqual(storage.saves, [{ tab: "b", page: 2 }], "three updates in one burst: one save, of the last state");
+    assert.deepEqual(viewState.state, { tab: "b", page: 2 });
+    await hook.unmount();
+  });
+
+  test("useViewState takes the ViewState itself, and sends a pending save at once on unmount", async () => {
+    const storage = store();
+    const { viewState } = await connected(storage);
+    const hook = await renderHook(() => useViewState(viewState, { n: 0 }, { debounceMs: 3_600_000 }));
+    assert.deepEqual(hook.current()[0], { n: 0 }, "nothing restored: initial");
+    await act(async () => hook.current()[1]({ n: 1 }));
+    assert.deepEqual(storage.saves, [], "debounced");
+    const saved = storage.nextSave();
+    await hook.unmount();
+    await saved;
+    assert.deepEqual(storage.saves, [{ n: 1 }]);
+  });
+
+  test("useViewState on a Host without the capability: plain state, nothing sent", async () => {
+    const storage = store();
+    const { app, ping } = await connected(storage, { offer: false });
+    const hook = await renderHook(() => useViewState(app, { n: 0 }, { debounceMs: 3_600_000 }));
+    await act(async () => hook.current()[1]({ n: 5 }));
+    assert.equal(await act(() => hook.current()[2].flush()), false);
+    await ping();
+    assert.deepEqual(hook.current()[0], { n: 5 });
+    assert.equal(hook.current()[2].supported, false);
+    assert.deepEqual(storage.saves, []);
+    await hook.unmount();
+  });
+
+  test("useViewState reports a refused save in status.error and keeps the state", async () => {
+    const storage = store();
+    const { app } = await connected(storage);
+    const hook = await renderHook(() => useViewState(app, null, { debounceMs: 3_600_000 }));
+    await act(async () => hook.current()[1]({ blob: "x".repeat(70_000) }));
+    assert.equal(await act(() => hook.current()[2].flush()), false);
+    assert.equal(hook.current()[2].error?.code, -32602);
+    await act(async () => hook.current()[1]({ small: true }));
+    assert.equal(await act(() => hook.current()[2].flush()), true);
+    assert.equal(hook.current()[2].error, null, "cleared by the next good save");
+    assert.deepEqual(storage.saves, [{ small: true }]);
+    await hook.unmount();
+  });
+
+  test("useSealedToken follows the freshest token of the tool results and the expired flag", async () => {
+    const { app, bridge, ping } = await connected(store());
+    const codec = createRequestStateCodec({ key: KEY });
+    const token = await codec.mint({ p: "v", d: { move: 1 } });
+    const hook = await renderHook(() => useSealedToken(app));
+    assert.equal(hook.current().token, null);
+    await act(async () => {
+      await bridge.sendToolResult({ content: [], _meta: { [STATE_META_KEY]: token } });
+      await ping();
+    });
+    assert.equal(hook.current().token, token);
+    assert.equal(hook.current().expired, false);
+    await act(async () => {
+      await bridge.sendToolResult({ isError: true, content: [{ type: "text", text: SEALED_STATE_INVALID_MESSAGE }] });
+      await ping();
+    });
+    assert.equal(hook.current().expired, true, "expired, start over");
+    await act(async () => hook.current().reset());
+    assert.equal(hook.current().token, null);
+    await hook.unmount();
+  });
+
+  test("useSealedToken over a keeper made before connect sees results from before the first render", async () => {
+    const { app } = await connected(store());
+    const keeper = keepFreshestToken(app);
+    const token = await createRequestStateCodec({ key: KEY }).mint({ p: "v", d: {} });
+    keeper.adopt({ _meta: { [STATE_META_KEY]: token } });
+    const hook = await renderHook(() => useSealedToken(keeper));
+    assert.equal(hook.current().token, token);
+    await hook.unmount();
+  });
+});

@@ -1,0 +1,36 @@
+// mcp-sealed-state/react: useViewState and useSealedToken (React and
+// @modelcontextprotocol/ext-apps are optional peer dependencies).
+import type { App } from "@modelcontextprotocol/ext-apps";
+import type { TokenKeeper, ViewState, ViewStateValue } from "mcp-sealed-state/app";
+
+/** 300 ms. */
+export declare const DEFAULT_DEBOUNCE_MS: number;
+
+export interface ViewStateStatus {
+  readonly supported: boolean;
+  readonly maxBytes: number | null;
+  readonly restored: ViewStateValue;
+  readonly saving: boolean;
+  /** The error of the last failed save (a ViewStateError), cleared by the next good one. */
+  readonly error: unknown;
+  /** Send a pending save now; resolves true once stored, false when nothing was sent or it failed. */
+  flush(): Promise<boolean>;
+}
+
+/** Like useState, restored from the Host's view state and saved back (debounced). */
+export declare function useViewState<T extends ViewStateValue>(
+  app: App | ViewState | null | undefined,
+  initial: T | (() => T),
+  options?: { debounceMs?: number },
+): [T, (next: T | ((previous: T) => T)) => void, ViewStateStatus];
+
+export interface SealedToken {
+  readonly token: string | null;
+  readonly expired: boolean;
+  adopt(result: unknown): string | null;
+  offer(token: unknown): string | null;
+  reset(): void;
+}
+
+/** The freshest sealed token of the View's tool results, and the "expired, start over" flag. */
+export declare function useSealedToken(source: App | TokenKeeper | null | undefined, options?: { initial?: string | null }): SealedToken;

@@ -1,0 +1,176 @@
+// mcp-sealed-state/react: view state and the freshest sealed token as React
+// hooks, over mcp-sealed-state/app. React and @modelcontextprotocol/ext-apps
+// are optional peer dependencies of the package, needed only by this entry.
+//
+//   const [state, setState, status] = useViewState(app, { tab: "board" });
+//   const { token, expired, adopt } = useSealedToken(app);
+//
+// `app` is an ext-apps App that mcp-sealed-state/app tracks: connected with
+// connectWithViewState(app), or given to trackViewState(app) before something
+// else connects it (ext-apps' useApp: `onAppCreated: trackViewState`); or the
+// ViewState itself. null/undefined (not connected yet) is allowed.
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { ViewState, keepFreshestToken, onViewState, viewStateOf } from "mcp-sealed-state/app";
+
+/** Default debounce of useViewState saves (ms): a burst of updates sends one ui/set-view-state. */
+export const DEFAULT_DEBOUNCE_MS = 300;
+
+function useResolvedViewState(app) {
+  const [viewState, setViewState] = useState(() => (app instanceof ViewState ? app : null));
+  useEffect(() => {
+    if (app instanceof ViewState) {
+      setViewState(app);
+      return undefined;
+    }
+    if (!app) {
+      setViewState(null);
+      return undefined;
+    }
+    let live = true;
+    const off = onViewState(app, (vs) => live && setViewState(vs));
+    Promise.resolve(viewStateOf(app)).then((vs) => live && vs && setViewState(vs));
+    return () => {
+      live = false;
+      off();
+    };
+  }, [app]);
+  return viewState;
+}
+
+/**
+ * Like useState, for state that survives a remount of the View: it starts as
+ * the Host's restored view state (hostContext.viewState of this render) when
+ * there is one, else `initial`; every update is saved back with
+ * ui/set-view-state, debounced (`debounceMs`), and a pending save is sent at
+ * once on unmount. The state must be a JSON object or null. Nothing is sent to
+ * a Host without the capability.
+ *
+ * Returns [state, setState, status]: status is { supported, maxBytes,
+ * restored, saving, error } (error: the ViewStateError of the last failed save,
+ * cleared by the next good one).
+ */
+export function useViewState(app, initial = null, { debounceMs = DEFAULT_DEBOUNCE_MS } = {}) {
+  const viewState = useResolvedViewState(app);
+  const [state, setState] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState(null);
+  const latest = useRef(state);
+  const touched = useRef(false);
+  const dirty = useRef(false);
+  const timer = useRef(null);
+  const live = useRef(true);
+  const vsRef = useRef(viewState);
+  vsRef.current = viewState;
+
+  const flush = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = null;
+    const vs = vsRef.current;
+    if (!dirty.current || !vs) return Promise.resolve(false);
+    dirty.current = false;
+    if (live.current) setSaving(true);
+    return vs.save(latest.current).then(
+      (sent) => {
+        if (live.current) {
+          setSaving(false);
+          setError(null);
+        }
+        return sent;
+      },
+      (e) => {
+        if (live.current) {
+          setSaving(false);
+          setError(e);
+        }
+        return false;
+      },
+    );
+  }, []);
+
+  const schedule = useCallback(() => {
+    dirty.current = true;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(flush, debounceMs);
+  }, [flush, debounceMs]);
+
+  // The restored state replaces `initial` unless the View changed it first.
+  useEffect(() => {
+    if (!viewState) return;
+    if (!touched.current && viewState.restored !== null) {
+      latest.current = viewState.restored;
+      setState(viewState.restored);
+    } else if (dirty.current) {
+      schedule(); // updates made before the connection are saved now
+    }
+  }, [viewState, schedule]);
+
+  useEffect(() => {
+    live.current = true;
+    return () => {
+      live.current = false;
+      if (dirty.current) void flush();
+    };
+  }, [flush]);
+
+  const update = useCallback(
+    (next) => {
+      const value = typeof next === "function" ? next(latest.current) : next;
+      latest.current = value;
+      touched.current = true;
+      setState(value);
+      schedule();
+    },
+    [schedule],
+  );
+
+  const status = {
+    supported: viewState?.supported ?? false,
+    maxBytes: viewState?.maxBytes ?? null,
+    restored: viewState?.restored ?? null,
+    saving,
+    error,
+    flush,
+  };
+  return [state, update, status];
+}
+
+/**
+ * The freshest sealed token of the View's tool results, and whether the server
+ * refused it ("expired, start over"). `source` is an ext-apps App (the hook
+ * listens to its tool results while mounted) or a keeper made by
+ * keepFreshestToken(app) before connect, which has also seen the results that
+ * arrived before the first render. `initial` (e.g. the restored token) is
+ * offered once the hook listens.
+ *
+ * Returns { token, expired, adopt(result), offer(token), reset() }.
+ */
+export function useSealedToken(source, { initial = null } = {}) {
+  const isKeeper = typeof source?.subscribe === "function" && typeof source?.adopt === "function";
+  const [own, setOwn] = useState(null);
+  useEffect(() => {
+    if (isKeeper || !source) {
+      setOwn(null);
+      return undefined;
+    }
+    const keeper = keepFreshestToken(source, { initial });
+    setOwn(keeper);
+    return () => keeper.dispose();
+    // `initial` is read once per source, as useState reads its initial value.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [source, isKeeper]);
+  const keeper = isKeeper ? source : own;
+  useEffect(() => {
+    if (isKeeper && typeof initial === "string") source.offer(initial);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [source, isKeeper]);
+  const subscribe = useCallback((fn) => (keeper ? keeper.subscribe(fn) : () => {}), [keeper]);
+  const token = useSyncExternalStore(subscribe, () => keeper?.token ?? null, () => null);
+  const expired = useSyncExternalStore(subscribe, () => keeper?.expired ?? false, () => false);
+  return {
+    token,
+    expired,
+    adopt: useCallback((result) => keeper?.adopt(result) ?? null, [keeper]),
+    offer: useCallback((t) => keeper?.offer(t) ?? null, [keeper]),
+    reset: useCallback(() => keeper?.reset(), [keeper]),
+  };
+}

@@ -1,0 +1,38 @@
+// What the demo servers declare about the tic-tac-toe View: its `ui://` URI,
+// its MIME type, the resource's `_meta` (CSP for MCP Apps and for ChatGPT) and
+// the tools' `_meta` that point at it. No imports: the workerd server
+// (./view.js), the Rust server's launcher (./rust.mjs) and the tests share it.
+//
+// CSP: the View needs no network at all (every script and style is inlined;
+// tool calls go through the Host over postMessage), so it declares no
+// origins: `connectDomains` and `resourceDomains` empty. The mcp-sealed-state
+// widget inside it runs on WebAssembly where the Host's policy allows
+// 'wasm-unsafe-eval', and on its JS backend where it does not; the View needs
+// no declaration for either. `openai/widgetCSP` mirrors it for ChatGPT.
+
+export const VIEW_URI = "ui://tic-tac-toe/game.html";
+/** ext-apps' RESOURCE_MIME_TYPE. */
+export const VIEW_MIME_TYPE = "text/html;profile=mcp-app";
+/** `_meta.ui.csp` of the resource (MCP Apps): the origins the View may reach. None. */
+export const VIEW_CSP = Object.freeze({ connectDomains: [], resourceDomains: [] });
+/** The same for ChatGPT (Apps SDK), in its own key and spelling. */
+export const OPENAI_WIDGET_CSP = Object.freeze({ connect_domains: [], resource_domains: [] });
+
+/** The resource's `_meta`, on its listing and on its contents. */
+export const VIEW_RESOURCE_META = Object.freeze({
+  ui: { csp: VIEW_CSP, prefersBorder: false },
+  "openai/widgetCSP": OPENAI_WIDGET_CSP,
+  "openai/widgetPrefersBorder": false,
+});
+
+/**
+ * `_meta` for the tools whose results this View renders: `ui.resourceUri`
+ * (and the older flat "ui/resourceUri" key, as ext-apps' registerAppTool
+ * writes it), and `openai/outputTemplate` for ChatGPT. The CSP is not here:
+ * hosts read it from the resource.
+ */
+export const VIEW_TOOL_META = Object.freeze({
+  ui: { resourceUri: VIEW_URI },
+  "ui/resourceUri": VIEW_URI,
+  "openai/outputTemplate": VIEW_URI,
+});
