@@ -7,6 +7,15 @@
 //! level on the heap and never overflows the wasm stack. It accepts what
 //! `JSON.parse` accepts, lone surrogate escapes (`"\ud800"`) included.
 
+/// Push without aborting: `None` when the allocator refuses (in wasm an
+/// allocation failure is otherwise a trap), which callers read as unusable
+/// input, so a hostile body fails closed instead of killing the instance.
+fn try_push<T>(v: &mut Vec<T>, x: T) -> Option<()> {
+    v.try_reserve(1).ok()?;
+    v.push(x);
+    Some(())
+}
+
 /// Index of the first byte at or after `i` that is not JSON whitespace.
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
@@ -107,7 +116,7 @@ pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
                 if b.get(j) == Some(&b'}') {
                     i = j + 1;
                 } else {
-                    stack.push(b'}');
+                    try_push(&mut stack, b'}')?;
                     i = member_value_start(b, j)?;
                     continue;
                 }
@@ -117,7 +126,7 @@ pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
                 if b.get(j) == Some(&b']') {
                     i = j + 1;
                 } else {
-                    stack.push(b']');
+                    try_push(&mut stack, b']')?;
                     i = j;
                     continue;
                 }
@@ -234,10 +243,11 @@ fn members_with(s: &str, value_end: fn(&[u8], usize) -> Option<usize>) -> Option
         let key_end = string_end(b, key_start)?;
         let value_start = member_value_start(b, key_start)?;
         let value_end = value_end(b, value_start)?;
-        members.push(Member {
+        let member = Member {
             key: s.get(key_start..key_end)?,
             value: s.get(value_start..value_end)?,
-        });
+        };
+        try_push(&mut members, member)?;
         i = skip_ws(b, value_end);
         match *b.get(i)? {
             b',' => i += 1,
@@ -257,7 +267,9 @@ pub fn unescape(raw: &str) -> Option<String> {
         return None;
     }
     let mut rest = raw.get(1..raw.len() - 1)?;
-    let mut out = String::with_capacity(rest.len());
+    // An unescaped string is never longer than its literal: one reservation.
+    let mut out = String::new();
+    out.try_reserve_exact(rest.len()).ok()?;
     while let Some(pos) = rest.bytes().position(|c| c == b'\\') {
         out.push_str(rest.get(..pos)?);
         let esc = *rest.as_bytes().get(pos + 1)?;

@@ -3,12 +3,17 @@
 //! `JSON.stringify` / `JSON.parse`), so nothing is serialized twice, and
 //! failures cross as small codes the glue turns into JS errors.
 
+/// Compiled natively too, so the native tests can check the JS copy of it.
+pub mod protocol;
+
+#[cfg(target_arch = "wasm32")]
 pub mod widget;
 
-#[cfg(feature = "edge")]
+#[cfg(all(target_arch = "wasm32", feature = "edge"))]
 pub mod edge;
 
 // A smaller allocator than the default dlmalloc: the widget pays for every byte.
+#[cfg(target_arch = "wasm32")]
 #[global_allocator]
 #[allow(unsafe_code)]
 static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };

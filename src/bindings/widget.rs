@@ -22,7 +22,10 @@ pub fn token_exp(token: &str) -> f64 {
 /// Seconds left at `now_ms`, or NaN when it is not a v1 token.
 #[wasm_bindgen(js_name = secondsLeft)]
 pub fn seconds_left(token: &str, now_ms: f64) -> f64 {
-    reader::read_exp(token).map_or(f64::NAN, |exp| reader::seconds_left(exp, now_ms) as f64)
+    reader::read_exp(token)
+        .ok()
+        .and_then(|exp| crate::clock::seconds_left(exp, now_ms))
+        .map_or(f64::NAN, |left| left as f64)
 }
 
 /// SPEC's adoption rule: whether `candidate` replaces `current`.
