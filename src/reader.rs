@@ -162,7 +162,7 @@ mod tests {
         assert!(v.to_json().contains("\"tool\":\"mo\\\"ve\""));
         let raw = read_token_unverified(&token_with_body("{\"p\":[1,2],\"exp\":5}")).unwrap();
         assert_eq!(
-            (raw.purpose, raw.payload_json(), raw.bound),
+            (raw.purpose.as_deref(), raw.payload_json(), raw.bound),
             (Purpose::Raw, "[1,2]", false)
         );
     }

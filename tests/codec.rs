@@ -19,7 +19,7 @@ fn codec() -> Codec {
     codec_with(&[KEY], |_| {})
 }
 
-fn reason(r: Result<mcp_sealed_state::Opened, SealedStateError>) -> Reason {
+fn reason(r: Result<mcp_sealed_state::Payload, SealedStateError>) -> Reason {
     let e = r.unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -187,7 +187,7 @@ fn sealing_refuses_a_token_the_codec_could_not_open() {
     let big = format!("\"{}\"", "x".repeat(200));
     assert!(matches!(
         c.seal_at(&big, None, NOW_MS),
-        Err(mcp_sealed_state::ConfigError::TokenTooLarge { max_bytes: 200, .. })
+        Err(mcp_sealed_state::SealError::TokenTooLarge { max_bytes: 200, .. })
     ));
     assert!(c.seal_at("1", None, NOW_MS).is_ok());
 }
