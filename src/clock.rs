@@ -51,7 +51,14 @@ mod tests {
 
     #[test]
     fn refuses_a_clock_it_cannot_read() {
-        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e300, -1e300, MAX_CLOCK_MS + 1.0] {
+        for bad in [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e300,
+            -1e300,
+            MAX_CLOCK_MS + 1.0,
+        ] {
             assert_eq!(unix_seconds(bad), None, "{bad}");
             assert_eq!(seconds_left(0, bad), None, "{bad}");
         }

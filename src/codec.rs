@@ -230,7 +230,8 @@ impl Codec {
         let mut tag_buf = [0u8; BIND_TAG_CHARS];
         let tag = bind.map(|value| bind_tag(mac, value, &mut tag_buf));
 
-        let max_env = envelope::max_len(purpose, payload_json, tag).ok_or(SealError::OutOfMemory)?;
+        let max_env =
+            envelope::max_len(purpose, payload_json, tag).ok_or(SealError::OutOfMemory)?;
         let mut env = String::new();
         env.try_reserve_exact(max_env)
             .map_err(|_| SealError::OutOfMemory)?;
@@ -247,7 +248,11 @@ impl Codec {
             .map_err(|_| SealError::OutOfMemory)?;
         out.extend_from_slice(wire::PREFIX.as_bytes());
         wire::encode_into_bytes(env.as_bytes(), out);
-        let sig = mac.clone().chain_update(out.as_slice()).finalize().into_bytes();
+        let sig = mac
+            .clone()
+            .chain_update(out.as_slice())
+            .finalize()
+            .into_bytes();
         out.push(b'.');
         wire::encode_into_bytes(&sig, out);
         Ok(())

@@ -54,7 +54,9 @@ pub mod bindings;
 #[doc(hidden)]
 pub mod internals {
     pub mod json {
-        pub use crate::json::{is_valid, object_members, parse_int, unescape, write_int, write_string, Member};
+        pub use crate::json::{
+            is_valid, object_members, parse_int, unescape, write_int, write_string, Member,
+        };
     }
     pub mod wire {
         pub use crate::wire::{encode, encoded_len, split, Parts, MAC_CHARS};

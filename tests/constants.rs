@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use mcp_sealed_state::bindings::protocol as io;
-use mcp_sealed_state::{codec, clock, keys, reader, view_state, Reason};
+use mcp_sealed_state::{clock, codec, keys, reader, view_state, Reason};
 
 fn js(s: &str) -> String {
     serde_json::to_string(s).unwrap()

@@ -23,8 +23,8 @@ use base64::Engine as _;
 use common::{KEY, KEY2, NOW_MS};
 use hmac::{Hmac, Mac};
 use mcp_sealed_state::codec::DEFAULT_MAX_TOKEN_BYTES;
-use mcp_sealed_state::reader::MAX_READ_BYTES;
 use mcp_sealed_state::internals::wire;
+use mcp_sealed_state::reader::MAX_READ_BYTES;
 use mcp_sealed_state::{
     read_token_unverified, Codec, CodecOptions, Purpose, Reason, SealedStateError, TokenView,
     SEALED_STATE_INVALID_MESSAGE,
@@ -949,7 +949,7 @@ fn row62_request_state_as_view_token() {
     let c = codec();
     let t = c.seal_request_state_at("1", "move", None, NOW_MS).unwrap();
     assert_after_mac(&t, Reason::Purpose, |t| open_view(&c, t, None));
-    assert_eq!(read(&t).purpose.tool().is_some(), true);
+    assert!(read(&t).purpose.tool().is_some());
 }
 
 #[test]

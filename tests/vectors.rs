@@ -66,12 +66,9 @@ fn minting_with_the_same_inputs_is_byte_identical() {
         let minted = match v.kind.as_str() {
             "raw" => c.mint_at(&v.payload_json, bind, v.now_ms),
             "view" => c.seal_at(&v.payload_json, bind, v.now_ms),
-            _ => c.seal_request_state_at(
-                &v.payload_json,
-                v.tool.as_deref().unwrap(),
-                bind,
-                v.now_ms,
-            ),
+            _ => {
+                c.seal_request_state_at(&v.payload_json, v.tool.as_deref().unwrap(), bind, v.now_ms)
+            }
         };
         assert_eq!(minted.unwrap(), v.token, "{}", v.name);
     }

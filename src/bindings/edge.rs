@@ -160,7 +160,15 @@ impl WasmCodec {
     ) -> f64 {
         let input = self.input.take();
         let mut out = self.output.take();
-        let result = self.seal_from(&input, &mut out, what, payload_len, tool_len, bind_len, now_ms);
+        let result = self.seal_from(
+            &input,
+            &mut out,
+            what,
+            payload_len,
+            tool_len,
+            bind_len,
+            now_ms,
+        );
         self.input.set(input);
         self.output.set(out);
         result
@@ -208,7 +216,9 @@ impl WasmCodec {
     ) -> f64 {
         let input = self.input.take();
         let mut out = self.output.take();
-        let result = self.open_from(&input, &mut out, what, token_len, tool_len, bind_len, now_ms);
+        let result = self.open_from(
+            &input, &mut out, what, token_len, tool_len, bind_len, now_ms,
+        );
         self.input.set(input);
         self.output.set(out);
         result

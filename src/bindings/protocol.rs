@@ -45,7 +45,10 @@ mod tests {
     #[test]
     fn unknown_operation_codes_are_refused() {
         assert_eq!(purpose_of(OP_VIEW, "t"), Some(Purpose::View));
-        assert_eq!(purpose_of(OP_REQUEST_STATE, "t"), Some(Purpose::RequestState("t")));
+        assert_eq!(
+            purpose_of(OP_REQUEST_STATE, "t"),
+            Some(Purpose::RequestState("t"))
+        );
         assert_eq!(purpose_of(OP_RAW, "t"), Some(Purpose::Raw));
         for op in 3..=u8::MAX {
             assert_eq!(purpose_of(op, "t"), None, "{op}");
