@@ -15,12 +15,9 @@ use core::cell::Cell;
 
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
 
-use super::protocol::{
-    purpose_of, STATUS_BAD_INPUT, STATUS_INVALID_CLOCK, STATUS_OUT_OF_MEMORY,
-    STATUS_PAYLOAD_NOT_JSON, STATUS_TOKEN_TOO_LARGE, STATUS_UNKNOWN_OP,
-};
-use crate::codec::{self, CodecOptions, SealError};
-use crate::{clock, keys};
+use super::io;
+use crate::codec::{self, CodecOptions};
+use crate::keys;
 
 /// The core codec and the two buffers of its I/O path, kept between calls.
 #[wasm_bindgen(js_name = WasmCodec)]
@@ -28,33 +25,6 @@ pub struct WasmCodec {
     inner: codec::Codec,
     input: Cell<Vec<u8>>,
     output: Cell<Vec<u8>>,
-}
-
-/// The input buffer read as the strings the glue wrote back to back:
-/// `first` bytes, then `second` bytes, then `third` bytes (`third < 0`: absent).
-/// `None` when the lengths overrun the buffer or a string is not UTF-8 (the
-/// glue writes with `encodeInto`, which never produces that).
-fn texts(
-    input: &[u8],
-    first: usize,
-    second: usize,
-    third: i32,
-) -> Option<(&str, &str, Option<&str>)> {
-    let (a, rest) = input.split_at_checked(first)?;
-    let (b, rest) = rest.split_at_checked(second)?;
-    let c = match usize::try_from(third) {
-        Ok(n) => Some(core::str::from_utf8(rest.get(..n)?).ok()?),
-        Err(_) => None,
-    };
-    Some((
-        core::str::from_utf8(a).ok()?,
-        core::str::from_utf8(b).ok()?,
-        c,
-    ))
-}
-
-fn status(code: i8) -> f64 {
-    f64::from(code)
 }
 
 fn whole(n: f64, what: &str) -> Result<i64, JsError> {
@@ -160,7 +130,8 @@ impl WasmCodec {
     ) -> f64 {
         let input = self.input.take();
         let mut out = self.output.take();
-        let result = self.seal_from(
+        let result = io::seal(
+            &self.inner,
             &input,
             &mut out,
             what,
@@ -172,32 +143,6 @@ impl WasmCodec {
         self.input.set(input);
         self.output.set(out);
         result
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn seal_from(
-        &self,
-        input: &[u8],
-        out: &mut Vec<u8>,
-        what: u8,
-        payload_len: usize,
-        tool_len: usize,
-        bind_len: i32,
-        now_ms: f64,
-    ) -> f64 {
-        let Some((payload, tool, bind)) = texts(input, payload_len, tool_len, bind_len) else {
-            return status(STATUS_BAD_INPUT);
-        };
-        let Some(purpose) = purpose_of(what, tool) else {
-            return status(STATUS_UNKNOWN_OP);
-        };
-        match self.inner.seal_into(purpose, payload, bind, now_ms, out) {
-            Ok(()) => out.len() as f64,
-            Err(SealError::InvalidClock) => status(STATUS_INVALID_CLOCK),
-            Err(SealError::OutOfMemory) => status(STATUS_OUT_OF_MEMORY),
-            Err(SealError::PayloadNotJson) => status(STATUS_PAYLOAD_NOT_JSON),
-            Err(SealError::TokenTooLarge { .. }) => status(STATUS_TOKEN_TOO_LARGE),
-        }
     }
 
     /// Open from the input buffer, which holds the token (`token_len`
@@ -216,48 +161,19 @@ impl WasmCodec {
     ) -> f64 {
         let input = self.input.take();
         let mut out = self.output.take();
-        let result = self.open_from(
-            &input, &mut out, what, token_len, tool_len, bind_len, now_ms,
+        let result = io::open(
+            &self.inner,
+            &input,
+            &mut out,
+            what,
+            token_len,
+            tool_len,
+            bind_len,
+            now_ms,
         );
         self.input.set(input);
         self.output.set(out);
         result
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn open_from(
-        &self,
-        input: &[u8],
-        out: &mut Vec<u8>,
-        what: u8,
-        token_len: usize,
-        tool_len: usize,
-        bind_len: i32,
-        now_ms: f64,
-    ) -> f64 {
-        let Some((token, tool, bind)) = texts(input, token_len, tool_len, bind_len) else {
-            return status(STATUS_BAD_INPUT);
-        };
-        let Some(purpose) = purpose_of(what, tool) else {
-            return status(STATUS_UNKNOWN_OP);
-        };
-        // The core would call such a clock's tokens expired; the glue's
-        // caller gets told what is wrong instead.
-        if clock::unix_seconds(now_ms).is_none() {
-            return status(STATUS_INVALID_CLOCK);
-        }
-        match self.inner.open_as(token, purpose, bind, now_ms) {
-            Ok(opened) => {
-                let json = opened.payload_json().as_bytes();
-                out.clear();
-                if out.try_reserve(json.len()).is_err() {
-                    return status(STATUS_OUT_OF_MEMORY);
-                }
-                out.extend_from_slice(json);
-                out.len() as f64
-            }
-            Err(e) => -f64::from(e.reason().code()),
-        }
     }
 
     /// Whether it runs on the dev ephemeral key.

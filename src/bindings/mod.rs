@@ -6,6 +6,10 @@
 /// Compiled natively too, so the native tests can check the JS copy of it.
 pub mod protocol;
 
+/// The I/O path of the edge exports, compiled natively too for the fuzz targets.
+#[cfg(feature = "edge")]
+pub mod io;
+
 #[cfg(target_arch = "wasm32")]
 pub mod widget;
 
