@@ -115,13 +115,14 @@ impl<'a> Envelope<'a> {
     }
 }
 
-/// `p` read as a purpose envelope. `p` comes from [`parse`], which validated
-/// it, so its values are skipped, not scanned again.
+/// `p` read as a purpose envelope. The same function in both builds: its
+/// members are validated again although [`parse`] validated `p` (a skipping
+/// scanner for the edge alone cost the widget 205 B gzipped, measured).
 fn purposed(p: &str) -> Option<(Purpose<String>, &str)> {
     if !p.starts_with('{') {
         return None;
     }
-    let [purpose, d, o] = pick(json::valid_object_members(p)?, ["p", "d", "o"])?;
+    let [purpose, d, o] = pick(json::object_members(p)?, ["p", "d", "o"])?;
     match json::unescape(purpose?)?.as_str() {
         "v" => Some((Purpose::View, d?)),
         "r" => Some((Purpose::RequestState(json::unescape(o?)?), d?)),
