@@ -9,6 +9,7 @@ export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError } from "
 export * from "./widget-api.js";
 
 const utf8 = new TextEncoder();
+const MALFORMED = REASONS[1]; // the code of Reason::Malformed
 
 // The one path into wasm (WasmCodec's sealIo/openIo): strings go in as UTF-8
 // written straight into the codec's input buffer in wasm memory, and the
@@ -180,7 +181,7 @@ export class StateCodec {
   }
 
   #check(token) {
-    if (typeof token !== "string" || token.length > this.#maxChars) throw new SealedStateError(REASONS[1]);
+    if (typeof token !== "string" || token.length > this.#maxChars) throw new SealedStateError(MALFORMED);
     return token;
   }
 
