@@ -306,3 +306,18 @@ describe("defect 9 in real workerd (no nodejs_compat): production comes from the
     assert.match(r.implicit, /^RangeError: mcp-sealed-state: no key configured, and production mode refuses/);
   });
 });
+
+describe("a codec whose wasm half is gone gives a clear error, and others are unaffected", () => {
+  test("after free(), every call throws an Error that says to make a new StateCodec", () => {
+    const freed = at(T0);
+    const token = freed.seal(PAYLOAD);
+    freed.free();
+    for (const call of [() => freed.seal(1), () => freed.open(token), () => freed.verify(token), () => freed.mint(1)]) {
+      const e = thrown(call);
+      assert.ok(!(e instanceof SealedStateError), String(e));
+      assert.match(e.message, /^mcp-sealed-state: .*make a new StateCodec/);
+    }
+    stillWorks(at(T0));
+    assert.deepEqual(at(T0).open(token), PAYLOAD);
+  });
+});

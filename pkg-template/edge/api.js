@@ -20,6 +20,7 @@ const utf8Out = new TextDecoder("utf-8", { ignoreBOM: true });
 // Largest input buffer to ask for: wasm32 addresses 4 GiB, and inputBuffer's
 // length crosses as an i32.
 const MAX_INPUT_BYTES = 0x7fff_ffff;
+const FREED = Symbol("freed"); // StateCodec#broken after free()
 let memory; // looked up at first use: the loader instantiates the wasm after this module runs
 let heapBytes = null;
 function heap() {
@@ -192,8 +193,9 @@ export class StateCodec {
   }
 
   #usable() {
+    if (this.#broken === FREED) throw new Error("mcp-sealed-state: this StateCodec was freed; make a new StateCodec");
     if (this.#broken !== null) {
-      throw new Error("mcp-sealed-state: this StateCodec failed earlier (the wasm codec trapped) and is not used again; make a new one", { cause: this.#broken });
+      throw new Error("mcp-sealed-state: this StateCodec failed earlier (the wasm codec trapped) and is not used again; make a new StateCodec", { cause: this.#broken });
     }
   }
 
@@ -349,6 +351,8 @@ export class StateCodec {
   free() {
     // Forget the buffers first: writing into them after free would corrupt the wasm heap.
     this.#forget();
+    if (this.#broken === FREED) return;
+    this.#broken = FREED;
     this.#codec.free();
   }
 }
