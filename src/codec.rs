@@ -4,14 +4,20 @@
 //! against every key in constant time, body (UTF-8, JSON object, `p`,
 //! integer `exp`), expiry, binding, purpose and tool. Each failure is a
 //! [`SealedStateError`] whose message is the one stable constant.
+//!
+//! Every buffer that grows with the input is reserved with `try_reserve`, so
+//! a payload or token too large for the memory at hand is an error value,
+//! never an allocation failure (in wasm, a trap that kills the request).
 
 use hmac::Mac;
 
-use crate::envelope::{self, Inner, Opened as Purposed};
+use crate::clock;
+use crate::envelope;
 use crate::error::{Reason, SealedStateError};
 use crate::json;
 use crate::keys::{HmacSha256, KeyError, Keys};
-use crate::reader::{floor_seconds, offset_in};
+use crate::payload::{self, Payload};
+use crate::purpose::Purpose;
 use crate::wire;
 
 /// Default token lifetime, seconds.
@@ -22,6 +28,8 @@ pub const DEFAULT_MAX_TOKEN_BYTES: usize = 256 * 1024;
 pub const BIND_LABEL: &[u8] = b"mcp.requestState.bind:";
 /// Bytes of the bind tag (truncated HMAC).
 pub const BIND_TAG_BYTES: usize = 16;
+/// Characters of the base64url bind tag.
+const BIND_TAG_CHARS: usize = wire::encoded_len(BIND_TAG_BYTES);
 
 /// Construction options. Keys are copied into keyed MAC states.
 #[derive(Clone, Debug)]
@@ -56,20 +64,12 @@ impl<K: AsRef<[u8]>> CodecOptions<K> {
     }
 }
 
-/// Why a codec could not be built, or a payload could not be sealed.
+/// Why a codec could not be built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConfigError {
     Key(KeyError),
     /// `leeway_seconds` is negative.
     NegativeLeeway,
-    /// The payload given to a `seal` is not one JSON text.
-    PayloadNotJson,
-    /// The sealed token would be longer than `max_token_bytes`, so this codec
-    /// could not open it again.
-    TokenTooLarge {
-        bytes: usize,
-        max_bytes: usize,
-    },
 }
 
 impl From<KeyError> for ConfigError {
@@ -83,47 +83,43 @@ impl core::fmt::Display for ConfigError {
         match self {
             ConfigError::Key(e) => e.fmt(f),
             ConfigError::NegativeLeeway => f.write_str("leewaySeconds must not be negative"),
-            ConfigError::PayloadNotJson => f.write_str("payload is not valid JSON text"),
-            ConfigError::TokenTooLarge { bytes, max_bytes } => {
-                write!(
-                    f,
-                    "the sealed token is {bytes} bytes, over max_token_bytes ({max_bytes})"
-                )
-            }
         }
     }
 }
 
 impl std::error::Error for ConfigError {}
 
-/// An opened token: the decoded body and where the payload JSON sits in it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opened {
-    body: String,
-    payload: core::ops::Range<usize>,
+/// Why a payload could not be sealed. The codec is unchanged by any of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SealError {
+    /// The payload is not one JSON text.
+    PayloadNotJson,
+    /// The sealed token would be longer than `max_token_bytes`, so this codec
+    /// could not open it again.
+    TokenTooLarge { bytes: usize, max_bytes: usize },
+    /// The clock is not finite, or outside [`clock::MAX_CLOCK_MS`].
+    InvalidClock,
+    /// The allocator refused room for the token.
+    OutOfMemory,
 }
 
-impl Opened {
-    /// The payload as JSON text, exactly as it was sealed.
-    pub fn payload_json(&self) -> &str {
-        self.body.get(self.payload.clone()).unwrap_or("null")
-    }
-    /// Take the payload JSON as an owned string.
-    pub fn into_payload_json(self) -> String {
-        if self.payload.start == 0 && self.payload.end == self.body.len() {
-            return self.body;
+impl core::fmt::Display for SealError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SealError::PayloadNotJson => f.write_str("payload is not valid JSON text"),
+            SealError::TokenTooLarge { bytes, max_bytes } => write!(
+                f,
+                "the sealed token is {bytes} bytes, over max_token_bytes ({max_bytes})"
+            ),
+            SealError::InvalidClock => {
+                f.write_str("the clock is not a finite number of milliseconds")
+            }
+            SealError::OutOfMemory => f.write_str("out of memory for the sealed token"),
         }
-        self.payload_json().to_owned()
     }
 }
 
-/// What the caller expects the token to be.
-#[derive(Clone, Copy, Debug)]
-enum Expect<'a> {
-    Raw,
-    View,
-    RequestState(&'a str),
-}
+impl std::error::Error for SealError {}
 
 /// The codec. Cheap to share; every method takes `&self`.
 #[derive(Clone, Debug)]
@@ -160,6 +156,11 @@ impl Codec {
         self.keys.is_ephemeral()
     }
 
+    /// The size limit of this codec's tokens, bytes.
+    pub fn max_token_bytes(&self) -> usize {
+        self.max_token_bytes
+    }
+
     // ---- sealing -------------------------------------------------------
 
     /// A view token (`{"p":"v","d":payload}`) expiring `ttl` after `now_ms`.
@@ -168,8 +169,8 @@ impl Codec {
         payload_json: &str,
         bind: Option<&str>,
         now_ms: f64,
-    ) -> Result<String, ConfigError> {
-        self.seal_checked(Inner::View(payload_json), bind, now_ms)
+    ) -> Result<String, SealError> {
+        self.seal_string(Purpose::View, payload_json, bind, now_ms)
     }
 
     /// An MRTR requestState token for `tool` (`{"p":"r","d":payload,"o":tool}`).
@@ -179,15 +180,8 @@ impl Codec {
         tool: &str,
         bind: Option<&str>,
         now_ms: f64,
-    ) -> Result<String, ConfigError> {
-        self.seal_checked(
-            Inner::RequestState {
-                payload: payload_json,
-                tool,
-            },
-            bind,
-            now_ms,
-        )
+    ) -> Result<String, SealError> {
+        self.seal_string(Purpose::RequestState(tool), payload_json, bind, now_ms)
     }
 
     /// A raw v1 token with no purpose envelope, as the SDK's `mint` makes.
@@ -196,69 +190,72 @@ impl Codec {
         payload_json: &str,
         bind: Option<&str>,
         now_ms: f64,
-    ) -> Result<String, ConfigError> {
-        self.seal_checked(Inner::Raw(payload_json), bind, now_ms)
+    ) -> Result<String, SealError> {
+        self.seal_string(Purpose::Raw, payload_json, bind, now_ms)
     }
 
-    /// Seal after checking that the payload is JSON text and that the token
-    /// will fit this codec's own size limit.
-    pub fn seal_checked(
+    fn seal_string(
         &self,
-        inner: Inner<'_>,
+        purpose: Purpose<&str>,
+        payload_json: &str,
         bind: Option<&str>,
         now_ms: f64,
-    ) -> Result<String, ConfigError> {
-        let (Inner::Raw(payload) | Inner::View(payload) | Inner::RequestState { payload, .. }) =
-            inner;
-        if !json::is_valid(payload) {
-            return Err(ConfigError::PayloadNotJson);
-        }
-        self.fits(self.seal_unchecked(inner, bind, now_ms))
+    ) -> Result<String, SealError> {
+        let mut token = Vec::new();
+        self.seal_into(purpose, payload_json, bind, now_ms, &mut token)?;
+        // The token is ASCII, so this never falls back to the empty string.
+        Ok(String::from_utf8(token).unwrap_or_default())
     }
 
-    /// A token this codec could not open again is refused when it is made.
-    fn fits(&self, token: String) -> Result<String, ConfigError> {
-        if token.len() > self.max_token_bytes {
-            return Err(ConfigError::TokenTooLarge {
-                bytes: token.len(),
+    /// The one sealing path: check the clock and the payload, then write the
+    /// token's (ASCII) bytes over `out`, which the wasm bindings keep between
+    /// calls. On an error `out` holds no token.
+    pub(crate) fn seal_into(
+        &self,
+        purpose: Purpose<&str>,
+        payload_json: &str,
+        bind: Option<&str>,
+        now_ms: f64,
+        out: &mut Vec<u8>,
+    ) -> Result<(), SealError> {
+        out.clear();
+        let now = clock::unix_seconds(now_ms).ok_or(SealError::InvalidClock)?;
+        if !json::is_valid(payload_json) {
+            return Err(SealError::PayloadNotJson);
+        }
+        let exp = now.saturating_add(self.ttl_seconds);
+        let Some(mac) = self.keys.sealing() else {
+            return Err(SealError::OutOfMemory); // unreachable: `Keys` always holds a key
+        };
+        let mut tag_buf = [0u8; BIND_TAG_CHARS];
+        let tag = bind.map(|value| bind_tag(mac, value, &mut tag_buf));
+
+        let max_env =
+            envelope::max_len(purpose, payload_json, tag).ok_or(SealError::OutOfMemory)?;
+        let mut env = String::new();
+        env.try_reserve_exact(max_env)
+            .map_err(|_| SealError::OutOfMemory)?;
+        envelope::write(purpose, payload_json, exp, tag, &mut env);
+
+        let bytes = wire::PREFIX.len() + wire::encoded_len(env.len()) + 1 + wire::MAC_CHARS;
+        if bytes > self.max_token_bytes {
+            return Err(SealError::TokenTooLarge {
+                bytes,
                 max_bytes: self.max_token_bytes,
             });
         }
-        Ok(token)
-    }
-
-    /// Seal without validating the payload JSON: for callers whose JSON comes
-    /// from a serializer (`JSON.stringify`, serde_json), where a second scan
-    /// would only cost time.
-    pub fn seal_unchecked(&self, inner: Inner<'_>, bind: Option<&str>, now_ms: f64) -> String {
-        let mut token = Vec::new();
-        self.seal_into(inner, bind, now_ms, &mut token);
-        // The token is ASCII, so this never falls back to the empty string.
-        String::from_utf8(token).unwrap_or_default()
-    }
-
-    /// [`Codec::seal_unchecked`], appending the token's (ASCII) bytes to
-    /// `out`: for callers that keep a buffer between calls (the wasm bindings).
-    pub fn seal_into(&self, inner: Inner<'_>, bind: Option<&str>, now_ms: f64, out: &mut Vec<u8>) {
-        let exp = floor_seconds(now_ms).saturating_add(self.ttl_seconds);
-        let Some(mac) = self.keys.sealing() else {
-            return; // unreachable: `Keys` always holds a key
-        };
-        let tag = bind.map(|value| bind_tag(mac, value));
-        let mut env = String::with_capacity(payload_len(inner) + 96);
-        envelope::write(inner, exp, tag.as_deref(), &mut env);
-
-        let start = out.len();
-        out.reserve(wire::PREFIX.len() + wire::encoded_len(env.len()) + 1 + wire::MAC_CHARS);
+        out.try_reserve_exact(bytes)
+            .map_err(|_| SealError::OutOfMemory)?;
         out.extend_from_slice(wire::PREFIX.as_bytes());
         wire::encode_into_bytes(env.as_bytes(), out);
         let sig = mac
             .clone()
-            .chain_update(out.get(start..).unwrap_or_default())
+            .chain_update(out.as_slice())
             .finalize()
             .into_bytes();
         out.push(b'.');
         wire::encode_into_bytes(&sig, out);
+        Ok(())
     }
 
     // ---- opening -------------------------------------------------------
@@ -269,8 +266,8 @@ impl Codec {
         token: &str,
         bind: Option<&str>,
         now_ms: f64,
-    ) -> Result<Opened, SealedStateError> {
-        self.open_expecting(token, Expect::View, bind, now_ms)
+    ) -> Result<Payload, SealedStateError> {
+        self.open_as(token, Purpose::View, bind, now_ms)
     }
 
     /// Open an MRTR requestState token minted for `tool`.
@@ -280,8 +277,8 @@ impl Codec {
         tool: &str,
         bind: Option<&str>,
         now_ms: f64,
-    ) -> Result<Opened, SealedStateError> {
-        self.open_expecting(token, Expect::RequestState(tool), bind, now_ms)
+    ) -> Result<Payload, SealedStateError> {
+        self.open_as(token, Purpose::RequestState(tool), bind, now_ms)
     }
 
     /// Verify a raw v1 token (the SDK's `verify`): the whole `p` comes back.
@@ -290,17 +287,20 @@ impl Codec {
         token: &str,
         bind: Option<&str>,
         now_ms: f64,
-    ) -> Result<Opened, SealedStateError> {
-        self.open_expecting(token, Expect::Raw, bind, now_ms)
+    ) -> Result<Payload, SealedStateError> {
+        self.open_as(token, Purpose::Raw, bind, now_ms)
     }
 
-    fn open_expecting(
+    /// The one opening path. A clock that cannot be read fails the expiry
+    /// step (no token can be shown fresh by it); a body too large for the
+    /// memory at hand fails the body step.
+    pub(crate) fn open_as(
         &self,
         token: &str,
-        expect: Expect<'_>,
+        expect: Purpose<&str>,
         bind: Option<&str>,
         now_ms: f64,
-    ) -> Result<Opened, SealedStateError> {
+    ) -> Result<Payload, SealedStateError> {
         // 1. shape and size, before any hashing. The body's alphabet is judged
         // while decoding it, in one pass; a body that is all alphabet but has an
         // impossible length or non-canonical bits stays for step 3, after the
@@ -330,7 +330,8 @@ impl Codec {
         // Parsing the envelope validates all of it, payload included.
         let env = envelope::parse(&body).ok_or(Reason::Malformed)?;
         // 4. expiry
-        if env.exp.saturating_add(self.leeway_seconds) < floor_seconds(now_ms) {
+        let now = clock::unix_seconds(now_ms).ok_or(Reason::Expired)?;
+        if env.exp.saturating_add(self.leeway_seconds) < now {
             return Err(Reason::Expired.into());
         }
         // 5. binding: fail closed on configuration drift in both directions
@@ -347,39 +348,27 @@ impl Codec {
             _ => return Err(Reason::Bind.into()),
         }
         // 6. purpose and tool
-        let payload = match (expect, envelope::parse_inner(env.p)) {
-            (Expect::Raw, _) => env.p,
-            (Expect::View, Some(Purposed::View { d })) => d,
-            (Expect::RequestState(want), Some(Purposed::RequestState { d, tool }))
-                if tool == want =>
-            {
-                d
-            }
-            _ => return Err(Reason::Purpose.into()),
+        let payload = match expect {
+            Purpose::Raw => env.p,
+            _ => match env.claim() {
+                (claimed, d) if claimed.as_deref() == expect => d,
+                _ => return Err(Reason::Purpose.into()),
+            },
         };
-        let start = offset_in(&body, payload).ok_or(Reason::Malformed)?;
-        Ok(Opened {
-            payload: start..start + payload.len(),
-            body,
-        })
+        let range = payload::range_in(&body, payload).ok_or(Reason::Malformed)?;
+        Payload::new(body, range).ok_or_else(|| Reason::Malformed.into())
     }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 impl Codec {
-    pub(crate) fn now_ms() -> f64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis() as f64)
-            .unwrap_or(0.0)
-    }
     /// [`Codec::seal_at`] at the system clock.
-    pub fn seal(&self, payload_json: &str, bind: Option<&str>) -> Result<String, ConfigError> {
-        self.seal_at(payload_json, bind, Self::now_ms())
+    pub fn seal(&self, payload_json: &str, bind: Option<&str>) -> Result<String, SealError> {
+        self.seal_at(payload_json, bind, clock::system_now_ms())
     }
     /// [`Codec::open_at`] at the system clock.
-    pub fn open(&self, token: &str, bind: Option<&str>) -> Result<Opened, SealedStateError> {
-        self.open_at(token, bind, Self::now_ms())
+    pub fn open(&self, token: &str, bind: Option<&str>) -> Result<Payload, SealedStateError> {
+        self.open_at(token, bind, clock::system_now_ms())
     }
     /// [`Codec::seal_request_state_at`] at the system clock.
     pub fn seal_request_state(
@@ -387,8 +376,8 @@ impl Codec {
         payload_json: &str,
         tool: &str,
         bind: Option<&str>,
-    ) -> Result<String, ConfigError> {
-        self.seal_request_state_at(payload_json, tool, bind, Self::now_ms())
+    ) -> Result<String, SealError> {
+        self.seal_request_state_at(payload_json, tool, bind, clock::system_now_ms())
     }
     /// [`Codec::open_request_state_at`] at the system clock.
     pub fn open_request_state(
@@ -396,23 +385,16 @@ impl Codec {
         token: &str,
         tool: &str,
         bind: Option<&str>,
-    ) -> Result<Opened, SealedStateError> {
-        self.open_request_state_at(token, tool, bind, Self::now_ms())
+    ) -> Result<Payload, SealedStateError> {
+        self.open_request_state_at(token, tool, bind, clock::system_now_ms())
     }
     /// [`Codec::mint_at`] at the system clock.
-    pub fn mint(&self, payload_json: &str, bind: Option<&str>) -> Result<String, ConfigError> {
-        self.mint_at(payload_json, bind, Self::now_ms())
+    pub fn mint(&self, payload_json: &str, bind: Option<&str>) -> Result<String, SealError> {
+        self.mint_at(payload_json, bind, clock::system_now_ms())
     }
     /// [`Codec::verify_at`] at the system clock.
-    pub fn verify(&self, token: &str, bind: Option<&str>) -> Result<Opened, SealedStateError> {
-        self.verify_at(token, bind, Self::now_ms())
-    }
-}
-
-fn payload_len(inner: Inner<'_>) -> usize {
-    match inner {
-        Inner::Raw(p) | Inner::View(p) => p.len(),
-        Inner::RequestState { payload, tool } => payload.len() + tool.len(),
+    pub fn verify(&self, token: &str, bind: Option<&str>) -> Result<Payload, SealedStateError> {
+        self.verify_at(token, bind, clock::system_now_ms())
     }
 }
 
@@ -422,8 +404,11 @@ fn bind_mac(key: &HmacSha256, value: &str) -> HmacSha256 {
         .chain_update(value.as_bytes())
 }
 
-/// `b64url(HMAC(key, "mcp.requestState.bind:" + value)[0..16])`, 22 chars.
-fn bind_tag(key: &HmacSha256, value: &str) -> String {
+/// `b64url(HMAC(key, "mcp.requestState.bind:" + value)[0..16])`, 22 chars,
+/// written into `buf` (no allocation).
+fn bind_tag<'b>(key: &HmacSha256, value: &str, buf: &'b mut [u8; BIND_TAG_CHARS]) -> &'b str {
     let full = bind_mac(key, value).finalize().into_bytes();
-    wire::encode(full.get(..BIND_TAG_BYTES).unwrap_or(&[]))
+    wire::encode_to(full.get(..BIND_TAG_BYTES).unwrap_or(&[]), buf);
+    // base64url is ASCII, so this never falls back.
+    core::str::from_utf8(buf).unwrap_or("")
 }

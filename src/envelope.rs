@@ -7,30 +7,40 @@
 //! Keys are written in that order, compact, as `JSON.stringify` writes them.
 
 use crate::json;
+use crate::purpose::Purpose;
 
-/// What goes into the outer `p` when sealing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Inner<'a> {
-    /// `mint`: the payload JSON as it is.
-    Raw(&'a str),
-    /// `seal`: `{"p":"v","d":payload}`.
-    View(&'a str),
-    /// `sealRequestState`: `{"p":"r","d":payload,"o":tool}`.
-    RequestState { payload: &'a str, tool: &'a str },
+/// Longest envelope JSON around a payload, a tool and a bind tag: the fixed
+/// text, a tool escaped at the worst rate (`\u00XX`, 6 bytes per byte), the
+/// longest `exp` and a 22-char tag. For reserving a buffer before writing.
+#[cfg(feature = "edge")]
+pub fn max_len(purpose: Purpose<&str>, payload: &str, bind_tag: Option<&str>) -> Option<usize> {
+    let tool = purpose.tool().map_or(0, str::len);
+    payload
+        .len()
+        .checked_add(tool.checked_mul(6)?)?
+        .checked_add(bind_tag.map_or(0, str::len))?
+        .checked_add(64)
 }
 
-/// Write the envelope JSON for `inner`, `exp` and an optional bind tag
-/// (base64url, so it needs no escaping).
-pub fn write(inner: Inner<'_>, exp: i64, bind_tag: Option<&str>, out: &mut String) {
+/// Write the envelope JSON for `purpose`, `payload`, `exp` and an optional
+/// bind tag (base64url, so it needs no escaping).
+#[cfg(feature = "edge")]
+pub fn write(
+    purpose: Purpose<&str>,
+    payload: &str,
+    exp: i64,
+    bind_tag: Option<&str>,
+    out: &mut String,
+) {
     out.push_str("{\"p\":");
-    match inner {
-        Inner::Raw(payload) => out.push_str(payload),
-        Inner::View(payload) => {
+    match purpose {
+        Purpose::Raw => out.push_str(payload),
+        Purpose::View => {
             out.push_str("{\"p\":\"v\",\"d\":");
             out.push_str(payload);
             out.push('}');
         }
-        Inner::RequestState { payload, tool } => {
+        Purpose::RequestState(tool) => {
             out.push_str("{\"p\":\"r\",\"d\":");
             out.push_str(payload);
             out.push_str(",\"o\":");
@@ -51,7 +61,7 @@ pub fn write(inner: Inner<'_>, exp: i64, bind_tag: Option<&str>, out: &mut Strin
 /// The outer envelope of an opened body. Slices borrow the body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Envelope<'a> {
-    /// Raw JSON of `p`.
+    /// Raw JSON of `p`, validated.
     pub p: &'a str,
     /// Unix seconds.
     pub exp: i64,
@@ -71,7 +81,7 @@ fn pick<'a, const N: usize>(
         let key = if m.key.contains('\\') {
             std::borrow::Cow::Owned(json::unescape(m.key)?)
         } else {
-            std::borrow::Cow::Borrowed(m.key.get(1..m.key.len() - 1)?)
+            std::borrow::Cow::Borrowed(m.key.get(1..m.key.len().checked_sub(1)?)?)
         };
         if let Some(idx) = names.iter().position(|n| *n == key) {
             let slot = found.get_mut(idx)?;
@@ -96,97 +106,76 @@ pub fn parse(body: &str) -> Option<Envelope<'_>> {
     })
 }
 
-/// The purpose envelope found in `p`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Opened<'a> {
-    /// `{"p":"v","d":...}`, with the raw `d`.
-    View { d: &'a str },
-    /// `{"p":"r","d":...,"o":"tool"}`, with the raw `d` and the tool.
-    RequestState { d: &'a str, tool: String },
+impl<'a> Envelope<'a> {
+    /// The purpose `p` claims, and the payload under it. A `p` that is not a
+    /// purpose envelope (a raw `mint` token, an unknown purpose, a missing `d`
+    /// or `o`) claims [`Purpose::Raw`], with all of `p` as the payload.
+    pub fn claim(&self) -> (Purpose<String>, &'a str) {
+        purposed(self.p).unwrap_or((Purpose::Raw, self.p))
+    }
 }
 
-/// Read the purpose envelope in a raw `p` taken from [`parse`], which has
-/// validated it already (so the payload is skipped, not scanned twice). `None`
-/// when `p` is not one (a raw `mint` token, an unknown purpose, a missing `d`
-/// or `o`).
-pub fn parse_inner(p: &str) -> Option<Opened<'_>> {
+/// `p` read as a purpose envelope. The same function in both builds: its
+/// members are validated again although [`parse`] validated `p` (a skipping
+/// scanner for the edge alone cost the widget 205 B gzipped, measured).
+fn purposed(p: &str) -> Option<(Purpose<String>, &str)> {
     if !p.starts_with('{') {
         return None;
     }
-    // The edge build skips the payload it has just validated; the widget build,
-    // budgeted in bytes and reading small tokens, validates it again instead.
-    #[cfg(feature = "edge")]
-    let members = json::valid_object_members(p)?;
-    #[cfg(not(feature = "edge"))]
-    let members = json::object_members(p)?;
-    let [purpose, d, o] = pick(members, ["p", "d", "o"])?;
+    let [purpose, d, o] = pick(json::object_members(p)?, ["p", "d", "o"])?;
     match json::unescape(purpose?)?.as_str() {
-        "v" => Some(Opened::View { d: d? }),
-        "r" => Some(Opened::RequestState {
-            d: d?,
-            tool: json::unescape(o?)?,
-        }),
+        "v" => Some((Purpose::View, d?)),
+        "r" => Some((Purpose::RequestState(json::unescape(o?)?), d?)),
         _ => None,
     }
 }
 
 /// The unescaped value of a JSON string, for the bind tag; `None` if not a string.
+#[cfg(feature = "edge")]
 pub fn string_value(raw: &str) -> Option<String> {
     json::unescape(raw)
 }
 
-#[cfg(test)]
+// The writer is edge-only, and every test here writes its input.
+#[cfg(all(test, feature = "edge"))]
 mod tests {
     use super::*;
 
-    fn written(inner: Inner<'_>, exp: i64, tag: Option<&str>) -> String {
+    fn written(purpose: Purpose<&str>, payload: &str, exp: i64, tag: Option<&str>) -> String {
         let mut s = String::new();
-        write(inner, exp, tag, &mut s);
+        write(purpose, payload, exp, tag, &mut s);
+        assert!(s.len() <= max_len(purpose, payload, tag).unwrap());
         s
     }
 
     #[test]
     fn writes_the_sdk_layout() {
         assert_eq!(
-            written(Inner::Raw("{\"a\":1}"), 5, None),
+            written(Purpose::Raw, "{\"a\":1}", 5, None),
             "{\"p\":{\"a\":1},\"exp\":5}"
         );
         assert_eq!(
-            written(Inner::View("[1]"), 5, Some("TAG")),
+            written(Purpose::View, "[1]", 5, Some("TAG")),
             "{\"p\":{\"p\":\"v\",\"d\":[1]},\"exp\":5,\"b\":\"TAG\"}"
         );
         assert_eq!(
-            written(
-                Inner::RequestState {
-                    payload: "null",
-                    tool: "a\"b"
-                },
-                -1,
-                None
-            ),
+            written(Purpose::RequestState("a\"b"), "null", -1, None),
             "{\"p\":{\"p\":\"r\",\"d\":null,\"o\":\"a\\\"b\"},\"exp\":-1}"
         );
+        let worst = "\u{1}".repeat(10);
+        let tag = "T".repeat(22);
+        written(Purpose::RequestState(&worst), "0", i64::MIN, Some(&tag));
     }
 
     #[test]
     fn parses_what_it_writes() {
-        let s = written(
-            Inner::RequestState {
-                payload: "{\"x\":[1]}",
-                tool: "move",
-            },
-            99,
-            Some("T"),
-        );
+        let s = written(Purpose::RequestState("move"), "{\"x\":[1]}", 99, Some("T"));
         let env = parse(&s).unwrap();
         assert_eq!(env.exp, 99);
         assert_eq!(env.b, Some("\"T\""));
         assert_eq!(
-            parse_inner(env.p),
-            Some(Opened::RequestState {
-                d: "{\"x\":[1]}",
-                tool: "move".into()
-            })
+            env.claim(),
+            (Purpose::RequestState("move".into()), "{\"x\":[1]}")
         );
     }
 
@@ -209,24 +198,25 @@ mod tests {
     }
 
     #[test]
-    fn inner_purposes() {
-        assert_eq!(
-            parse_inner("{\"p\":\"v\",\"d\":0}"),
-            Some(Opened::View { d: "0" })
-        );
-        assert_eq!(
-            parse_inner("{\"d\":0,\"p\":\"v\"}"),
-            Some(Opened::View { d: "0" })
-        );
+    fn claimed_purposes() {
+        let claim = |p: &str| {
+            let body = format!("{{\"p\":{p},\"exp\":1}}");
+            let env = parse(&body).unwrap();
+            let (purpose, payload) = env.claim();
+            (purpose, payload.to_owned())
+        };
+        assert_eq!(claim("{\"p\":\"v\",\"d\":0}"), (Purpose::View, "0".into()));
+        assert_eq!(claim("{\"d\":0,\"p\":\"v\"}"), (Purpose::View, "0".into()));
         for p in [
             "{\"p\":\"v\"}",
             "{\"p\":\"x\",\"d\":0}",
             "{\"p\":\"r\",\"d\":0}",
             "{\"p\":\"r\",\"d\":0,\"o\":1}",
+            "{\"p\":\"v\",\"d\":0,\"d\":1}",
             "[1]",
             "\"v\"",
         ] {
-            assert_eq!(parse_inner(p), None, "{p}");
+            assert_eq!(claim(p), (Purpose::Raw, p.to_owned()), "{p}");
         }
     }
 }

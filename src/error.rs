@@ -25,6 +25,20 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason, in code order (the code is the `repr(u8)` value).
+    pub const ALL: [Reason; 5] = [
+        Reason::Malformed,
+        Reason::Mac,
+        Reason::Expired,
+        Reason::Bind,
+        Reason::Purpose,
+    ];
+
+    /// The number the wasm bindings report it by.
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
     /// The reason code as SPEC.md spells it.
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -9,11 +9,13 @@
 //! `JSON.stringify`, which keeps tokens byte-identical to the SDK's) and gets
 //! JSON text back from `open`.
 //!
-//! Module map: [`wire`] (token shape, base64url), [`json`] (the JSON scanner),
-//! [`envelope`] (the `{p,exp,b}` envelope and the `{p,d,o}` purposes),
-//! [`error`], [`reader`] (unverified, for widgets), [`view_state`], with the
-//! `edge` feature [`keys`] and [`codec`], and with the `serde` feature `typed`
-//! (seal and open `serde` values). `bindings` is the wasm surface.
+//! Public: [`error`] (the one token error and its reasons), [`purpose`],
+//! [`clock`], [`reader`] (unverified, for widgets), [`view_state`], and with
+//! the `edge` feature [`keys`] and [`codec`], with the `serde` feature `typed`
+//! (seal and open `serde` values). Inside the crate: `wire` (token
+//! shape, base64url), `json` (the JSON scanner), `envelope` (the `{p,exp,b}`
+//! envelope and the `{p,d,o}` purposes), `payload`; `bindings` is the wasm
+//! surface.
 
 // Every byte of a token is attacker-controlled: outside tests, nothing in the
 // crate may panic (in wasm a panic is a trap that kills the request).
@@ -28,12 +30,15 @@
 )]
 #![deny(unsafe_code)]
 
-pub mod envelope;
+pub mod clock;
+mod envelope;
 pub mod error;
-pub mod json;
+mod json;
+mod payload;
+pub mod purpose;
 pub mod reader;
 pub mod view_state;
-pub mod wire;
+mod wire;
 
 #[cfg(feature = "edge")]
 pub mod codec;
@@ -42,16 +47,32 @@ pub mod keys;
 #[cfg(feature = "serde")]
 pub mod typed;
 
-/// The wasm exports (public so the wasm-bindgen tests can call them).
-#[cfg(target_arch = "wasm32")]
+/// The wasm exports (public so the wasm-bindgen tests can call them), and
+/// the codes they share with the JS glue.
 #[doc(hidden)]
 pub mod bindings;
 
+/// Test and fuzz hooks into the crate-private modules. Not part of the API:
+/// no stability, no semver.
+#[doc(hidden)]
+pub mod internals {
+    pub mod json {
+        pub use crate::json::{
+            is_valid, object_members, parse_int, unescape, write_int, write_string, Member,
+        };
+    }
+    pub mod wire {
+        pub use crate::wire::{encode, encoded_len, split, Parts, MAC_CHARS};
+    }
+}
+
 pub use error::{Reason, SealedStateError, SEALED_STATE_INVALID_MESSAGE};
-pub use reader::{read_token_unverified, Purpose, TokenView};
+pub use payload::Payload;
+pub use purpose::Purpose;
+pub use reader::{read_token_unverified, TokenView};
 
 #[cfg(feature = "edge")]
-pub use codec::{Codec, CodecOptions, ConfigError, Opened};
+pub use codec::{Codec, CodecOptions, ConfigError, SealError};
 
 /// The `_meta` key under which a tool result carries the sealed token.
 pub const STATE_META_KEY: &str = "ng-mcp-ui/state";

@@ -4,31 +4,23 @@
 //! so everything it returns is for display only: anyone can forge it. Only
 //! the server's `open` says whether a token is genuine.
 
-use crate::envelope::{self, Opened};
-use crate::error::{Reason, SEALED_STATE_INVALID_MESSAGE};
+use crate::envelope;
+use crate::error::{Reason, SealedStateError, SEALED_STATE_INVALID_MESSAGE};
 use crate::json;
+use crate::payload::{self, Payload};
+use crate::purpose::Purpose;
 use crate::wire;
 
 /// Tokens longer than this are not read at all (a sealed token rides every
 /// tool call, so a real one is far smaller).
 pub const MAX_READ_BYTES: usize = 1 << 20;
 
-/// The purpose a token claims.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    View,
-    RequestState,
-}
-
 /// What a token claims, UNVERIFIED.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TokenView {
-    body: String,
-    payload: core::ops::Range<usize>,
-    /// `None` for a raw `mint` token (no purpose envelope).
-    pub purpose: Option<Purpose>,
-    /// The tool of a requestState token.
-    pub tool: Option<String>,
+    payload: Payload,
+    /// [`Purpose::Raw`] for a raw `mint` token (no purpose envelope).
+    pub purpose: Purpose<String>,
     /// Expiry, unix seconds.
     pub exp: i64,
     /// Whether it carries a bind tag.
@@ -38,7 +30,7 @@ pub struct TokenView {
 impl TokenView {
     /// The payload as JSON text: `d` of a purpose envelope, else the whole `p`.
     pub fn payload_json(&self) -> &str {
-        self.body.get(self.payload.clone()).unwrap_or("null")
+        self.payload.payload_json()
     }
 
     /// The whole view as one JSON object
@@ -51,12 +43,12 @@ impl TokenView {
         out.push_str(payload);
         out.push_str(",\"purpose\":");
         out.push_str(match self.purpose {
-            Some(Purpose::View) => "\"view\"",
-            Some(Purpose::RequestState) => "\"requestState\"",
-            None => "null",
+            Purpose::View => "\"view\"",
+            Purpose::RequestState(_) => "\"requestState\"",
+            Purpose::Raw => "null",
         });
         out.push_str(",\"tool\":");
-        match &self.tool {
+        match self.purpose.tool() {
             Some(tool) => json::write_string(tool, &mut out),
             None => out.push_str("null"),
         }
@@ -71,72 +63,28 @@ impl TokenView {
     }
 }
 
-/// Why a token could not be read. One kind only: it is not a v1 token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MalformedToken;
-
-impl core::fmt::Display for MalformedToken {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("not a v1 sealed-state token (")?;
-        f.write_str(SEALED_STATE_INVALID_MESSAGE)?;
-        f.write_str(")")
-    }
-}
-
-impl std::error::Error for MalformedToken {}
-
-impl From<Reason> for MalformedToken {
-    fn from(_: Reason) -> Self {
-        MalformedToken
-    }
-}
-
-/// Decode the body of a v1 token into its UTF-8 JSON text.
-pub(crate) fn decode_body(body_b64: &str) -> Option<String> {
-    String::from_utf8(wire::decode(body_b64)?).ok()
-}
-
-/// Read what a token claims, WITHOUT verifying anything.
-pub fn read_token_unverified(token: &str) -> Result<TokenView, MalformedToken> {
+/// Read what a token claims, WITHOUT verifying anything. Fails with
+/// [`Reason::Malformed`] for anything that is not a v1 token.
+pub fn read_token_unverified(token: &str) -> Result<TokenView, SealedStateError> {
+    let malformed = || SealedStateError::new(Reason::Malformed);
     let parts = wire::split(token, MAX_READ_BYTES)?;
     if parts.mac.len() != wire::MAC_CHARS {
-        return Err(MalformedToken);
+        return Err(malformed());
     }
-    let body = decode_body(parts.body).ok_or(MalformedToken)?;
+    let body = wire::decode(parts.body)
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .ok_or_else(malformed)?;
     // Parsing the envelope validates all of it, payload included.
-    let env = envelope::parse(&body).ok_or(MalformedToken)?;
-    let (payload, purpose, tool) = match envelope::parse_inner(env.p) {
-        Some(Opened::View { d }) => (d, Some(Purpose::View), None),
-        Some(Opened::RequestState { d, tool }) => (d, Some(Purpose::RequestState), Some(tool)),
-        None => (env.p, None, None),
-    };
-    let start = offset_in(&body, payload).ok_or(MalformedToken)?;
+    let env = envelope::parse(&body).ok_or_else(malformed)?;
+    let (purpose, payload) = env.claim();
+    let (exp, bound) = (env.exp, env.b.is_some());
+    let range = payload::range_in(&body, payload).ok_or_else(malformed)?;
     Ok(TokenView {
-        payload: start..start + payload.len(),
+        payload: Payload::new(body, range).ok_or_else(malformed)?,
         purpose,
-        tool,
-        exp: env.exp,
-        bound: env.b.is_some(),
-        body,
+        exp,
+        bound,
     })
-}
-
-/// Where `part` (a subslice of `whole`) starts in `whole`.
-pub(crate) fn offset_in(whole: &str, part: &str) -> Option<usize> {
-    let start = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
-    (start + part.len() <= whole.len()).then_some(start)
-}
-
-/// Seconds until the token stops opening: positive while `floor(now) <= exp`,
-/// `<= 0` once expired (leeway aside). `now_ms` is milliseconds since the epoch.
-pub fn seconds_left(exp: i64, now_ms: f64) -> i64 {
-    exp.saturating_add(1).saturating_sub(floor_seconds(now_ms))
-}
-
-/// `Math.floor(ms / 1000)`, saturated for clocks outside the `i64` range.
-pub fn floor_seconds(now_ms: f64) -> i64 {
-    // `as` saturates (and maps NaN to 0) since Rust 1.45; no UB, no panic.
-    (now_ms / 1000.0).floor() as i64
 }
 
 /// SPEC's freshness rule: take `candidate` unless `current` expires strictly
@@ -152,8 +100,8 @@ pub fn prefer_candidate(current: Option<&str>, candidate: &str) -> bool {
     }
 }
 
-/// Only the `exp` of a token (unverified), without copying its payload out.
-pub fn read_exp(token: &str) -> Result<i64, MalformedToken> {
+/// Only the `exp` of a token (unverified).
+pub fn read_exp(token: &str) -> Result<i64, SealedStateError> {
     read_token_unverified(token).map(|v| v.exp)
 }
 
@@ -194,7 +142,7 @@ mod tests {
         );
         let v = read_token_unverified(&t).unwrap();
         assert_eq!(v.payload_json(), "{\"board\":[0,1]}");
-        assert_eq!(v.purpose, Some(Purpose::View));
+        assert_eq!(v.purpose, Purpose::View);
         assert_eq!(v.exp, 1_700_000_000);
         assert!(v.bound);
         assert_eq!(
@@ -208,14 +156,14 @@ mod tests {
         let t = token_with_body("{\"p\":{\"p\":\"r\",\"d\":\"é\",\"o\":\"mo\\\"ve\"},\"exp\":5}");
         let v = read_token_unverified(&t).unwrap();
         assert_eq!(
-            (v.purpose, v.tool.as_deref(), v.payload_json()),
-            (Some(Purpose::RequestState), Some("mo\"ve"), "\"é\"")
+            (v.purpose.as_deref(), v.payload_json()),
+            (Purpose::RequestState("mo\"ve"), "\"é\"")
         );
         assert!(v.to_json().contains("\"tool\":\"mo\\\"ve\""));
         let raw = read_token_unverified(&token_with_body("{\"p\":[1,2],\"exp\":5}")).unwrap();
         assert_eq!(
-            (raw.purpose, raw.payload_json(), raw.bound),
-            (None, "[1,2]", false)
+            (raw.purpose.as_deref(), raw.payload_json(), raw.bound),
+            (Purpose::Raw, "[1,2]", false)
         );
     }
 
@@ -232,17 +180,10 @@ mod tests {
             format!("v1.{}.short", wire::encode(b"{\"p\":1,\"exp\":5}")),
             format!("v1.{}.{}", wire::encode(&[0xff, 0xfe]), "A".repeat(43)),
         ] {
-            assert_eq!(read_token_unverified(&t), Err(MalformedToken), "{t}");
+            let e = read_token_unverified(&t).unwrap_err();
+            assert_eq!(e.reason(), Reason::Malformed, "{t}");
+            assert_eq!(e.to_string(), SEALED_STATE_INVALID_MESSAGE);
         }
-    }
-
-    #[test]
-    fn seconds_left_is_positive_exactly_while_valid() {
-        assert_eq!(seconds_left(100, 100_999.0), 1);
-        assert_eq!(seconds_left(100, 101_000.0), 0);
-        assert_eq!(seconds_left(100, 90_000.0), 11);
-        assert_eq!(seconds_left(i64::MAX, 0.0), i64::MAX);
-        assert_eq!(seconds_left(0, f64::NAN), 1);
     }
 
     #[test]

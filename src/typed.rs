@@ -48,8 +48,7 @@
 
 use serde::{de::DeserializeOwned, Serialize};
 
-use crate::codec::{Codec, ConfigError};
-use crate::envelope::Inner;
+use crate::codec::{self, Codec};
 use crate::error::SealedStateError;
 
 /// Why a value could not be sealed.
@@ -58,16 +57,16 @@ pub enum SealError {
     /// `serde_json` could not serialize the value (a map with non-string keys,
     /// or a `Serialize` impl that failed).
     Serialize(serde_json::Error),
-    /// The codec refused the JSON (for example, the token would exceed
+    /// The codec refused to seal it (for example, the token would exceed
     /// `max_token_bytes`).
-    Config(ConfigError),
+    Codec(codec::SealError),
 }
 
 impl core::fmt::Display for SealError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             SealError::Serialize(e) => write!(f, "the payload could not be serialized: {e}"),
-            SealError::Config(e) => e.fmt(f),
+            SealError::Codec(e) => e.fmt(f),
         }
     }
 }
@@ -76,7 +75,7 @@ impl std::error::Error for SealError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SealError::Serialize(e) => Some(e),
-            SealError::Config(e) => Some(e),
+            SealError::Codec(e) => Some(e),
         }
     }
 }
@@ -157,19 +156,6 @@ fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, OpenError> {
 }
 
 impl Typed<'_> {
-    // seal_checked re-validates serde_json's text: cheap, and it keeps the one
-    // rule that a token this crate makes is a token it can open.
-    fn seal_json(
-        &self,
-        inner: Inner<'_>,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<String, SealError> {
-        self.codec
-            .seal_checked(inner, bind, now_ms)
-            .map_err(SealError::Config)
-    }
-
     /// [`Codec::seal_at`] for a `T: Serialize`: a view token.
     pub fn seal_at<T: Serialize + ?Sized>(
         &self,
@@ -177,7 +163,9 @@ impl Typed<'_> {
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<String, SealError> {
-        self.seal_json(Inner::View(&to_json(value)?), bind, now_ms)
+        self.codec
+            .seal_at(&to_json(value)?, bind, now_ms)
+            .map_err(SealError::Codec)
     }
 
     /// [`Codec::seal_request_state_at`] for a `T: Serialize`.
@@ -188,15 +176,9 @@ impl Typed<'_> {
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<String, SealError> {
-        let payload = to_json(value)?;
-        self.seal_json(
-            Inner::RequestState {
-                payload: &payload,
-                tool,
-            },
-            bind,
-            now_ms,
-        )
+        self.codec
+            .seal_request_state_at(&to_json(value)?, tool, bind, now_ms)
+            .map_err(SealError::Codec)
     }
 
     /// [`Codec::mint_at`] for a `T: Serialize`: a raw v1 token, as the SDK's `mint`.
@@ -206,7 +188,9 @@ impl Typed<'_> {
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<String, SealError> {
-        self.seal_json(Inner::Raw(&to_json(value)?), bind, now_ms)
+        self.codec
+            .mint_at(&to_json(value)?, bind, now_ms)
+            .map_err(SealError::Codec)
     }
 
     /// [`Codec::open_at`] into a `T`.
@@ -252,7 +236,7 @@ impl Typed<'_> {
         value: &T,
         bind: Option<&str>,
     ) -> Result<String, SealError> {
-        self.seal_at(value, bind, Codec::now_ms())
+        self.seal_at(value, bind, crate::clock::system_now_ms())
     }
     /// [`Typed::seal_request_state_at`] at the system clock.
     pub fn seal_request_state<T: Serialize + ?Sized>(
@@ -261,7 +245,7 @@ impl Typed<'_> {
         tool: &str,
         bind: Option<&str>,
     ) -> Result<String, SealError> {
-        self.seal_request_state_at(value, tool, bind, Codec::now_ms())
+        self.seal_request_state_at(value, tool, bind, crate::clock::system_now_ms())
     }
     /// [`Typed::mint_at`] at the system clock.
     pub fn mint<T: Serialize + ?Sized>(
@@ -269,7 +253,7 @@ impl Typed<'_> {
         value: &T,
         bind: Option<&str>,
     ) -> Result<String, SealError> {
-        self.mint_at(value, bind, Codec::now_ms())
+        self.mint_at(value, bind, crate::clock::system_now_ms())
     }
     /// [`Typed::open_at`] at the system clock.
     pub fn open<T: DeserializeOwned>(
@@ -277,7 +261,7 @@ impl Typed<'_> {
         token: &str,
         bind: Option<&str>,
     ) -> Result<T, OpenError> {
-        self.open_at(token, bind, Codec::now_ms())
+        self.open_at(token, bind, crate::clock::system_now_ms())
     }
     /// [`Typed::open_request_state_at`] at the system clock.
     pub fn open_request_state<T: DeserializeOwned>(
@@ -286,7 +270,7 @@ impl Typed<'_> {
         tool: &str,
         bind: Option<&str>,
     ) -> Result<T, OpenError> {
-        self.open_request_state_at(token, tool, bind, Codec::now_ms())
+        self.open_request_state_at(token, tool, bind, crate::clock::system_now_ms())
     }
     /// [`Typed::verify_at`] at the system clock.
     pub fn verify<T: DeserializeOwned>(
@@ -294,6 +278,6 @@ impl Typed<'_> {
         token: &str,
         bind: Option<&str>,
     ) -> Result<T, OpenError> {
-        self.verify_at(token, bind, Codec::now_ms())
+        self.verify_at(token, bind, crate::clock::system_now_ms())
     }
 }

@@ -11,6 +11,7 @@ pub const PREFIX: &str = "v1.";
 /// Length of a base64url HMAC-SHA256 (32 bytes, unpadded).
 pub const MAC_CHARS: usize = 43;
 /// Length of the decoded MAC.
+#[cfg(feature = "edge")]
 pub const MAC_BYTES: usize = 32;
 
 /// A token that passed the shape checks. Borrowed from the token string.
@@ -113,6 +114,8 @@ pub enum DecodeError {
     /// All in the alphabet, but an impossible length or non-zero unused bits
     /// in the last character (non-canonical).
     Shape,
+    /// The allocator refused room for the decoded bytes.
+    NoMemory,
 }
 
 /// Strict unpadded base64url decode, appended to `out`; an error on any
@@ -169,12 +172,15 @@ pub fn decode(s: &str) -> Option<Vec<u8>> {
 
 /// Strict unpadded base64url decode, saying why it failed.
 pub fn decode_classified(s: &str) -> Result<Vec<u8>, DecodeError> {
-    let mut out = Vec::with_capacity(s.len() / 4 * 3 + 2);
+    let mut out = Vec::new();
+    out.try_reserve_exact(s.len() / 4 * 3 + 2)
+        .map_err(|_| DecodeError::NoMemory)?;
     decode_into(s, &mut out)?;
     Ok(out)
 }
 
 /// Decode exactly `N` bytes (MACs, bind tags).
+#[cfg(feature = "edge")]
 pub fn decode_exact<const N: usize>(s: &str) -> Option<[u8; N]> {
     if s.len() != encoded_len(N) {
         return None;
@@ -208,6 +214,7 @@ pub fn encode_into(bytes: &[u8], out: &mut String) {
 }
 
 /// Append unpadded base64url to a byte buffer (the token builder's).
+#[cfg(feature = "edge")]
 pub fn encode_into_bytes(bytes: &[u8], out: &mut Vec<u8>) {
     let start = out.len();
     out.resize(start + encoded_len(bytes.len()), 0);
@@ -217,7 +224,7 @@ pub fn encode_into_bytes(bytes: &[u8], out: &mut Vec<u8>) {
 }
 
 /// Encode `bytes` into `dst`, which has exactly the encoded length.
-fn encode_to(bytes: &[u8], dst: &mut [u8]) {
+pub fn encode_to(bytes: &[u8], dst: &mut [u8]) {
     let mut src = bytes.chunks_exact(3);
     let mut dst4 = dst.chunks_exact_mut(4);
     for (s, d) in src.by_ref().zip(dst4.by_ref()) {
@@ -309,6 +316,7 @@ mod tests {
         assert!(decode("+/").is_none(), "standard alphabet");
     }
 
+    #[cfg(feature = "edge")]
     #[test]
     fn decode_exact_wants_the_exact_length() {
         assert!(decode_exact::<32>(MAC).is_some());
@@ -327,7 +335,8 @@ mod tests {
     }
 }
 
-#[cfg(all(test, not(target_arch = "wasm32")))]
+// Its byte builder and split_unscanned are the codec's: edge builds only.
+#[cfg(all(test, feature = "edge", not(target_arch = "wasm32")))]
 mod against_the_base64_crate {
     use super::*;
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;

@@ -19,7 +19,7 @@ fn codec() -> Codec {
     codec_with(&[KEY], |_| {})
 }
 
-fn reason(r: Result<mcp_sealed_state::Opened, SealedStateError>) -> Reason {
+fn reason(r: Result<mcp_sealed_state::Payload, SealedStateError>) -> Reason {
     let e = r.unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -187,7 +187,7 @@ fn sealing_refuses_a_token_the_codec_could_not_open() {
     let big = format!("\"{}\"", "x".repeat(200));
     assert!(matches!(
         c.seal_at(&big, None, NOW_MS),
-        Err(mcp_sealed_state::ConfigError::TokenTooLarge { max_bytes: 200, .. })
+        Err(mcp_sealed_state::SealError::TokenTooLarge { max_bytes: 200, .. })
     ));
     assert!(c.seal_at("1", None, NOW_MS).is_ok());
 }
@@ -244,4 +244,64 @@ fn reason_codes_are_spelled_as_spec_says() {
     .map(|r| r.as_str())
     .collect();
     assert_eq!(names, ["malformed", "mac", "expired", "bind", "purpose"]);
+}
+
+#[test]
+fn a_clock_that_cannot_be_read_is_refused_never_read_as_the_epoch() {
+    let c = codec();
+    let expired = codec_with(&[KEY], |o| o.ttl_seconds = -10)
+        .seal_at("1", None, NOW_MS)
+        .unwrap();
+    let fresh = c.seal_at("1", None, NOW_MS).unwrap();
+    for bad in [f64::NAN, f64::NEG_INFINITY, f64::INFINITY, -1e300, 1e300] {
+        // NaN cast to an integer is the epoch, -inf is i64::MIN: both made
+        // this expired token open.
+        assert_eq!(
+            reason(c.open_at(&expired, None, bad)),
+            Reason::Expired,
+            "{bad}"
+        );
+        assert_eq!(
+            reason(c.open_at(&fresh, None, bad)),
+            Reason::Expired,
+            "{bad}"
+        );
+        assert_eq!(
+            reason(c.verify_at(&fresh, None, bad)),
+            Reason::Expired,
+            "{bad}"
+        );
+        assert_eq!(
+            c.seal_at("1", None, bad),
+            Err(mcp_sealed_state::SealError::InvalidClock),
+            "{bad}"
+        );
+        assert_eq!(
+            c.seal_request_state_at("1", "t", None, bad),
+            Err(mcp_sealed_state::SealError::InvalidClock)
+        );
+        assert_eq!(
+            c.mint_at("1", None, bad),
+            Err(mcp_sealed_state::SealError::InvalidClock)
+        );
+    }
+    assert_eq!(mcp_sealed_state::clock::seconds_left(0, f64::NAN), None);
+}
+
+#[test]
+fn every_sealer_checks_its_payload() {
+    let c = codec();
+    for bad in ["", "{", "{\"a\":1}x", "undefined"] {
+        for sealed in [
+            c.seal_at(bad, None, NOW_MS),
+            c.seal_request_state_at(bad, "t", None, NOW_MS),
+            c.mint_at(bad, Some("u"), NOW_MS),
+        ] {
+            assert_eq!(
+                sealed,
+                Err(mcp_sealed_state::SealError::PayloadNotJson),
+                "{bad}"
+            );
+        }
+    }
 }

@@ -23,12 +23,16 @@ use base64::Engine as _;
 use common::{KEY, KEY2, NOW_MS};
 use hmac::{Hmac, Mac};
 use mcp_sealed_state::codec::DEFAULT_MAX_TOKEN_BYTES;
-use mcp_sealed_state::reader::{MalformedToken, MAX_READ_BYTES};
+use mcp_sealed_state::internals::wire;
+use mcp_sealed_state::reader::MAX_READ_BYTES;
 use mcp_sealed_state::{
-    read_token_unverified, wire, Codec, CodecOptions, Purpose, Reason, SealedStateError, TokenView,
+    read_token_unverified, Codec, CodecOptions, Purpose, Reason, SealedStateError, TokenView,
     SEALED_STATE_INVALID_MESSAGE,
 };
 use sha2::Sha256;
+
+/// What the reader refuses anything that is not a v1 token with.
+const MALFORMED: SealedStateError = SealedStateError::new(Reason::Malformed);
 
 const NOW_S: i64 = 1_764_500_000;
 const FUTURE: i64 = NOW_S + 600;
@@ -131,7 +135,7 @@ fn assert_shape_refused(t: &str) {
             Reason::Malformed
         );
     }
-    assert_eq!(read_token_unverified(t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(t), Err(MALFORMED));
 }
 
 /// `t` carries a genuine MAC and fails with `want` when opened by `open`; the
@@ -277,7 +281,7 @@ fn row11_non_canonical_trailing_bits_in_the_body() {
     // Passes the shape and the (genuine) MAC, refused when the body is decoded.
     let t = signed_body(&noncanonical);
     assert_after_mac(&t, Reason::Malformed, |t| open_view(&codec(), t, None));
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
 }
 
 #[test]
@@ -386,9 +390,9 @@ fn row19_over_1_mib_refused_before_hashing() {
     let under = codec_with(vec![KEY], 0, t.len() - 1);
     assert_eq!(reason(open_view(&under, &t, None)), Reason::Malformed);
     // The reader's limit is 1 MiB, inclusive: one byte over is refused, one under is read.
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
     let under_reader = view_token_of_len(MAX_READ_BYTES - 1);
-    assert_eq!(read(&under_reader).purpose, Some(Purpose::View));
+    assert_eq!(read(&under_reader).purpose, Purpose::View);
 }
 
 #[test]
@@ -402,7 +406,7 @@ fn row20_100_mib_refused_before_hashing() {
         assert_eq!(reason(open_view(&c, &t, None)), Reason::Malformed);
         assert_eq!(reason(verify(&c, &t, None)), Reason::Malformed);
     }
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
     assert_eq!(
         wire::split(&t, DEFAULT_MAX_TOKEN_BYTES),
         Err(Reason::Malformed)
@@ -425,7 +429,7 @@ fn row21_mac_of_the_wrong_length() {
     for bad in [short, long.as_str(), long4.as_str()] {
         assert_eq!(reason(open_view(&c, bad, None)), Reason::Mac, "{bad}");
         // The reader wants the 43 chars of a MAC.
-        assert_eq!(read_token_unverified(bad), Err(MalformedToken));
+        assert_eq!(read_token_unverified(bad), Err(MALFORMED));
     }
     // A genuine MAC truncated to 16 bytes (as bind tags are) does not pass either.
     let body = t.split('.').nth(1).unwrap();
@@ -441,7 +445,7 @@ fn row22_wrong_mac_right_length() {
         reason(open_view(&codec(), &mac_broken(&t), None)),
         Reason::Mac
     );
-    assert_eq!(read(&mac_broken(&t)).purpose, Some(Purpose::View));
+    assert_eq!(read(&mac_broken(&t)).purpose, Purpose::View);
 }
 
 #[test]
@@ -480,7 +484,7 @@ fn row25_body_valid_base64_but_not_utf8() {
     ] {
         let t = signed_env(bytes);
         assert_after_mac(&t, Reason::Malformed, |t| open_view(&c, t, None));
-        assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+        assert_eq!(read_token_unverified(&t), Err(MALFORMED));
     }
 }
 
@@ -492,7 +496,7 @@ fn row26_lone_surrogate_as_raw_bytes_is_not_utf8() {
     env.extend_from_slice(format!("\"}},\"exp\":{FUTURE}}}").as_bytes());
     let t = signed_env(&env);
     assert_after_mac(&t, Reason::Malformed, |t| open_view(&codec(), t, None));
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
 }
 
 #[test]
@@ -501,7 +505,7 @@ fn row27_body_of_an_impossible_base64_length() {
     for body in ["e", "eyJwe"] {
         let t = signed_body(body);
         assert_after_mac(&t, Reason::Malformed, |t| open_view(&codec(), t, None));
-        assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+        assert_eq!(read_token_unverified(&t), Err(MALFORMED));
     }
 }
 
@@ -518,7 +522,7 @@ fn row28_json_not_an_object() {
     ] {
         let t = signed_env(json.as_bytes());
         assert_after_mac(&t, Reason::Malformed, |t| verify(&c, t, None));
-        assert_eq!(read_token_unverified(&t), Err(MalformedToken), "{json}");
+        assert_eq!(read_token_unverified(&t), Err(MALFORMED), "{json}");
     }
 }
 
@@ -542,7 +546,7 @@ fn row29_not_json_at_all() {
             continue;
         }
         assert_after_mac(&t, Reason::Malformed, |t| verify(&c, t, None));
-        assert_eq!(read_token_unverified(&t), Err(MalformedToken), "{text}");
+        assert_eq!(read_token_unverified(&t), Err(MALFORMED), "{text}");
     }
 }
 
@@ -577,7 +581,7 @@ fn row31_json_nested_10000_deep_signed_unbalanced() {
     let d = "[".repeat(DEEP) + &"]".repeat(DEEP - 1);
     let t = signed_env(view_env(&d).as_bytes());
     assert_after_mac(&t, Reason::Malformed, |t| open_view(&c, t, None));
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
     // 100,000 deep does not overflow a stack either.
     let d = "[".repeat(100_000);
     let t = signed_env(view_env(&d).as_bytes());
@@ -599,7 +603,7 @@ fn row32_json_nested_10000_deep_unsigned() {
 fn row33_duplicate_p() {
     let t = signed_env(format!("{{\"p\":1,\"p\":2,\"exp\":{FUTURE}}}").as_bytes());
     assert_after_mac(&t, Reason::Malformed, |t| verify(&codec(), t, None));
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
 }
 
 #[test]
@@ -607,7 +611,7 @@ fn row34_duplicate_exp() {
     // JSON.parse would keep the last `exp`; a token must have one reading.
     let t = signed_env(format!("{{\"p\":1,\"exp\":1,\"exp\":{FUTURE}}}").as_bytes());
     assert_after_mac(&t, Reason::Malformed, |t| verify(&codec(), t, None));
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
 }
 
 #[test]
@@ -619,7 +623,7 @@ fn row35_duplicate_b() {
     assert_after_mac(&t, Reason::Malformed, |t| {
         verify(&codec(), t, Some("alice"))
     });
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
 }
 
 #[test]
@@ -646,7 +650,7 @@ fn row37_duplicate_keys_in_the_purpose_envelope() {
         assert_after_mac(&t, Reason::Purpose, |t| open_rs(&c, t, "move", None));
         // The reader sees no purpose: the whole `p` is the payload.
         let v = read(&t);
-        assert_eq!((v.purpose, v.payload_json()), (None, inner));
+        assert_eq!((v.purpose.clone(), v.payload_json()), (Purpose::Raw, inner));
     }
 }
 
@@ -674,7 +678,7 @@ fn row39_exp_float() {
     ] {
         let t = exp_row(&exp);
         assert_after_mac(&t, Reason::Malformed, |t| open_view(&codec(), t, None));
-        assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+        assert_eq!(read_token_unverified(&t), Err(MALFORMED));
     }
 }
 
@@ -682,14 +686,14 @@ fn row39_exp_float() {
 fn row40_exp_string() {
     let t = exp_row(&format!("\"{FUTURE}\""));
     assert_after_mac(&t, Reason::Malformed, |t| open_view(&codec(), t, None));
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
 }
 
 #[test]
 fn row41_exp_null() {
     let t = exp_row("null");
     assert_after_mac(&t, Reason::Malformed, |t| open_view(&codec(), t, None));
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
 }
 
 #[test]
@@ -712,14 +716,14 @@ fn row42_exp_negative_is_expired() {
 fn row43_exp_1e300() {
     let t = exp_row("1e300");
     assert_after_mac(&t, Reason::Malformed, |t| open_view(&codec(), t, None));
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
 }
 
 #[test]
 fn row44_exp_beyond_i64() {
     let t = exp_row("99999999999999999999");
     assert_after_mac(&t, Reason::Malformed, |t| open_view(&codec(), t, None));
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
 }
 
 #[test]
@@ -734,7 +738,7 @@ fn row45_exp_i64_max_does_not_overflow_with_leeway() {
 fn row46_exp_missing() {
     let t = signed_env(b"{\"p\":{\"p\":\"v\",\"d\":1}}");
     assert_after_mac(&t, Reason::Malformed, |t| open_view(&codec(), t, None));
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
 }
 
 #[test]
@@ -757,7 +761,7 @@ fn row47_expired_by_one_second() {
 fn row48_p_missing() {
     let t = signed_env(format!("{{\"exp\":{FUTURE},\"d\":1}}").as_bytes());
     assert_after_mac(&t, Reason::Malformed, |t| verify(&codec(), t, None));
-    assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+    assert_eq!(read_token_unverified(&t), Err(MALFORMED));
 }
 
 #[test]
@@ -896,7 +900,7 @@ fn row58_unknown_purpose() {
         let t = signed_env(envelope(inner, FUTURE).as_bytes());
         assert_after_mac(&t, Reason::Purpose, |t| open_view(&c, t, None));
         assert_after_mac(&t, Reason::Purpose, |t| open_rs(&c, t, "move", None));
-        assert_eq!(read(&t).purpose, None);
+        assert_eq!(read(&t).purpose, Purpose::Raw);
         // The raw `verify` has no purpose to check: it returns `p` as it is.
         assert_eq!(verify(&c, &t, None).unwrap(), inner);
     }
@@ -930,7 +934,7 @@ fn row60_mrtr_token_for_another_tool() {
     for other in ["start", "Move", "move ", "mov", "", "move\0"] {
         assert_after_mac(&t, Reason::Purpose, |t| open_rs(&c, t, other, None));
     }
-    assert_eq!(read(&t).tool.as_deref(), Some("move"));
+    assert_eq!(read(&t).purpose.tool(), Some("move"));
 }
 
 #[test]
@@ -945,7 +949,7 @@ fn row62_request_state_as_view_token() {
     let c = codec();
     let t = c.seal_request_state_at("1", "move", None, NOW_MS).unwrap();
     assert_after_mac(&t, Reason::Purpose, |t| open_view(&c, t, None));
-    assert_eq!(read(&t).purpose, Some(Purpose::RequestState));
+    assert!(read(&t).purpose.tool().is_some());
 }
 
 #[test]
@@ -995,7 +999,7 @@ fn row66_lone_surrogate_in_the_purpose_or_tool() {
     let t = signed_env(envelope("{\"p\":\"r\",\"d\":1,\"o\":\"\\ud800\"}", FUTURE).as_bytes());
     assert_after_mac(&t, Reason::Purpose, |t| open_rs(&c, t, "move", None));
     assert_eq!(open_rs(&c, &t, "\u{FFFD}", None).unwrap(), "1");
-    assert_eq!(read(&t).tool.as_deref(), Some("\u{FFFD}"));
+    assert_eq!(read(&t).purpose.tool(), Some("\u{FFFD}"));
 }
 
 #[test]
@@ -1015,7 +1019,7 @@ fn row68_every_single_byte_token() {
     for b in 0u8..=127 {
         let t = (b as char).to_string();
         assert_eq!(reason(open_view(&c, &t, None)), Reason::Malformed);
-        assert_eq!(read_token_unverified(&t), Err(MalformedToken));
+        assert_eq!(read_token_unverified(&t), Err(MALFORMED));
     }
 }
 
@@ -1031,7 +1035,7 @@ fn row69_prefix_variants() {
             Reason::Malformed
         };
         assert_eq!(r, want, "{t}");
-        assert_eq!(read_token_unverified(t), Err(MalformedToken));
+        assert_eq!(read_token_unverified(t), Err(MALFORMED));
     }
 }
 
@@ -1074,12 +1078,12 @@ fn row70_codec_errors_never_name_the_step() {
 /// make one. Now all three refuse it when sealing.
 #[test]
 fn regression_seal_request_state_refuses_a_token_over_the_limit() {
-    use mcp_sealed_state::ConfigError;
+    use mcp_sealed_state::SealError;
     let c = codec_with(vec![KEY], 0, 3000);
     let tool = "\0".repeat(400); // each NUL is written as \u0000: 2,400 bytes of JSON
     let sealed = c.seal_request_state_at("1", &tool, None, NOW_MS);
     match sealed {
-        Err(ConfigError::TokenTooLarge { bytes, max_bytes }) => {
+        Err(SealError::TokenTooLarge { bytes, max_bytes }) => {
             assert!(bytes > 3000 && max_bytes == 3000)
         }
         other => panic!("expected TokenTooLarge, got {other:?}"),
@@ -1088,15 +1092,15 @@ fn regression_seal_request_state_refuses_a_token_over_the_limit() {
     let big = format!("\"{}\"", "x".repeat(3000));
     assert!(matches!(
         c.seal_at(&big, None, NOW_MS),
-        Err(ConfigError::TokenTooLarge { .. })
+        Err(SealError::TokenTooLarge { .. })
     ));
     assert!(matches!(
         c.mint_at(&big, None, NOW_MS),
-        Err(ConfigError::TokenTooLarge { .. })
+        Err(SealError::TokenTooLarge { .. })
     ));
     assert!(matches!(
         c.seal_request_state_at(&big, "move", None, NOW_MS),
-        Err(ConfigError::TokenTooLarge { .. })
+        Err(SealError::TokenTooLarge { .. })
     ));
     // Under the limit it seals and opens again.
     let t = c.seal_request_state_at("1", "\0", None, NOW_MS).unwrap();

@@ -11,9 +11,7 @@ use std::collections::BTreeMap;
 
 use common::{sdk_vectors, KEY, KEY2, NOW_MS};
 use mcp_sealed_state::typed::{OpenError, SealError};
-use mcp_sealed_state::{
-    Codec, CodecOptions, ConfigError, Reason, TokenView, SEALED_STATE_INVALID_MESSAGE,
-};
+use mcp_sealed_state::{Codec, CodecOptions, Reason, TokenView, SEALED_STATE_INVALID_MESSAGE};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -278,11 +276,14 @@ fn sealing_errors_are_values() {
     // Too big for this codec to open again.
     let big = "x".repeat(300);
     match c.typed().seal_at(&big, None, NOW_MS) {
-        Err(SealError::Config(ConfigError::TokenTooLarge { max_bytes: 200, .. })) => {}
+        Err(SealError::Codec(mcp_sealed_state::SealError::TokenTooLarge {
+            max_bytes: 200,
+            ..
+        })) => {}
         other => panic!("{other:?}"),
     }
     match c.typed().seal_request_state_at(&big, "t", None, NOW_MS) {
-        Err(SealError::Config(ConfigError::TokenTooLarge { .. })) => {}
+        Err(SealError::Codec(mcp_sealed_state::SealError::TokenTooLarge { .. })) => {}
         other => panic!("{other:?}"),
     }
 }

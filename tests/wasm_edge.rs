@@ -1,142 +1,295 @@
-//! The edge exports, run as wasm in headless Chromium
-//! (`wasm-pack test --headless --chrome --features edge`): seal/open round trips,
-//! the SDK vectors, reasons, rotation, and getrandom drawing a real key there.
+//! The edge build's one wasm surface, run as wasm in headless Chromium
+//! (`wasm-pack test --headless --chrome --features edge`): the `sealIo` /
+//! `openIo` path the JS glue uses, driven the way the glue drives it (strings
+//! written into the input buffer, the result read out of the output buffer).
+//! Round trips, the SDK vectors, reasons, rotation, statuses, unknown
+//! operation codes, allocation failure, and getrandom drawing a real key.
 #![cfg(all(target_arch = "wasm32", feature = "edge"))]
 
 mod common;
 
 use mcp_sealed_state::bindings::edge::*;
+use mcp_sealed_state::bindings::protocol::*;
+use mcp_sealed_state::Reason;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn codec(keys: &[&[u8]], ttl: f64) -> WasmCodec {
+const NOW: f64 = common::NOW_MS;
+
+fn codec_with(keys: &[&[u8]], ttl: f64, max_token_bytes: f64) -> WasmCodec {
     let all: Vec<u8> = keys.concat();
     let lengths: Vec<u32> = keys.iter().map(|k| k.len() as u32).collect();
-    WasmCodec::new(&all, &lengths, ttl, 0.0, 0.0, false)
+    WasmCodec::new(&all, &lengths, ttl, 0.0, max_token_bytes, false)
         .map_err(|_| "codec")
         .unwrap()
 }
 
-const NOW: f64 = common::NOW_MS;
+fn codec(keys: &[&[u8]]) -> WasmCodec {
+    codec_with(keys, 600.0, 256.0 * 1024.0)
+}
+
+/// Write the strings back to back into the input buffer, as the glue does;
+/// their lengths as `sealIo`/`openIo` take them.
+fn write(c: &WasmCodec, a: &str, b: &str, bind: Option<&str>) -> (usize, usize, i32) {
+    let total = a.len() + b.len() + bind.map_or(0, str::len);
+    let ptr = c.input_buffer(total.max(1)) as *mut u8;
+    assert!(!ptr.is_null());
+    // The glue's view on wasm memory, from inside the same instance.
+    #[allow(unsafe_code)]
+    let buf = unsafe { core::slice::from_raw_parts_mut(ptr, total.max(1)) };
+    let text = [a, b, bind.unwrap_or("")].concat();
+    buf[..total].copy_from_slice(text.as_bytes());
+    (a.len(), b.len(), bind.map_or(-1, |s| s.len() as i32))
+}
+
+/// The result the last call left in the output buffer.
+fn output(c: &WasmCodec, n: f64) -> String {
+    let ptr = c.output_buffer();
+    assert!(n as usize <= c.output_capacity());
+    #[allow(unsafe_code)]
+    let bytes = unsafe { core::slice::from_raw_parts(ptr, n as usize) };
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// `sealIo`: the token, or the status.
+fn seal(
+    c: &WasmCodec,
+    op: u8,
+    payload: &str,
+    tool: &str,
+    bind: Option<&str>,
+    now: f64,
+) -> Result<String, f64> {
+    let (a, b, l) = write(c, payload, tool, bind);
+    let n = c.seal_io(op, a, b, l, now);
+    if n < 0.0 {
+        Err(n)
+    } else {
+        Ok(output(c, n))
+    }
+}
+
+/// `openIo`: the payload JSON, or the (negative) reason or status.
+fn open(
+    c: &WasmCodec,
+    op: u8,
+    token: &str,
+    tool: &str,
+    bind: Option<&str>,
+    now: f64,
+) -> Result<String, f64> {
+    let (a, b, l) = write(c, token, tool, bind);
+    let n = c.open_io(op, a, b, l, now);
+    if n < 0.0 {
+        Err(n)
+    } else {
+        Ok(output(c, n))
+    }
+}
+
+fn reason(r: Reason) -> f64 {
+    -f64::from(r.code())
+}
 
 #[wasm_bindgen_test]
-fn seal_open_round_trips() {
-    let c = codec(&[common::KEY], 600.0);
+fn seal_open_round_trips_through_the_io_buffers() {
+    let c = codec(&[common::KEY]);
+    let long = format!("\"{}\"", "é".repeat(3000)); // grows both buffers
     for payload in [
         "{\"board\":[0,0,0,0,0,0,0,0,0],\"turn\":1}",
         "null",
         "\"é😀\\ud800\"",
         "[1,{\"a\":[]}]",
+        long.as_str(),
     ] {
-        let t = c.seal(payload, None, NOW);
-        assert_eq!(c.open(&t, None, NOW).as_deref(), Some(payload));
-        let b = c.seal(payload, Some("user-1".into()), NOW);
-        assert_eq!(
-            c.open(&b, Some("user-1".into()), NOW).as_deref(),
-            Some(payload)
-        );
-        let r = c.seal_request_state(payload, "move", None, NOW);
-        assert_eq!(
-            c.open_request_state(&r, "move", None, NOW).as_deref(),
-            Some(payload)
-        );
-        let m = c.mint(payload, None, NOW);
-        assert_eq!(c.verify(&m, None, NOW).as_deref(), Some(payload));
+        for bind in [None, Some("user-1")] {
+            for (op, tool) in [(OP_VIEW, ""), (OP_REQUEST_STATE, "move"), (OP_RAW, "")] {
+                let t = seal(&c, op, payload, tool, bind, NOW).unwrap();
+                assert_eq!(open(&c, op, &t, tool, bind, NOW).as_deref(), Ok(payload));
+            }
+        }
     }
 }
 
 #[wasm_bindgen_test]
 fn opens_every_sdk_vector_and_mints_the_same_bytes() {
     for v in common::sdk_vectors() {
-        let c = WasmCodec::new(
-            &v.key,
-            &[v.key.len() as u32],
-            v.ttl_seconds as f64,
-            0.0,
-            (1u32 << 20) as f64,
-            false,
-        )
-        .map_err(|_| "codec")
-        .unwrap();
-        let bind = v.bind.clone();
-        let (opened, minted) = match v.kind.as_str() {
-            "raw" => (
-                c.verify(&v.token, bind.clone(), v.now_ms),
-                c.mint(&v.payload_json, bind, v.now_ms),
-            ),
-            "view" => (
-                c.open(&v.token, bind.clone(), v.now_ms),
-                c.seal(&v.payload_json, bind, v.now_ms),
-            ),
-            _ => {
-                let tool = v.tool.as_deref().unwrap();
-                (
-                    c.open_request_state(&v.token, tool, bind.clone(), v.now_ms),
-                    c.seal_request_state(&v.payload_json, tool, bind, v.now_ms),
-                )
-            }
+        let c = codec_with(&[&v.key], v.ttl_seconds as f64, f64::from(1u32 << 20));
+        let (op, tool) = match v.kind.as_str() {
+            "raw" => (OP_RAW, ""),
+            "view" => (OP_VIEW, ""),
+            _ => (OP_REQUEST_STATE, v.tool.as_deref().unwrap()),
         };
+        let bind = v.bind.as_deref();
         assert_eq!(
-            opened.as_deref(),
-            Some(v.payload_json.as_str()),
+            open(&c, op, &v.token, tool, bind, v.now_ms).as_deref(),
+            Ok(v.payload_json.as_str()),
             "{}",
             v.name
         );
-        assert_eq!(minted, v.token, "{}", v.name);
+        assert_eq!(
+            seal(&c, op, &v.payload_json, tool, bind, v.now_ms),
+            Ok(v.token.clone()),
+            "{}",
+            v.name
+        );
     }
 }
 
 #[wasm_bindgen_test]
 fn each_failure_has_its_reason() {
-    let c = codec(&[common::KEY], 600.0);
-    let t = c.seal("1", Some("alice".into()), NOW);
-    let cases: [(Option<String>, f64, &str, u8); 5] = [
-        (None, NOW, "v1.%%%", 1),
-        (Some("alice".into()), NOW, "tamper", 2),
-        (Some("alice".into()), NOW + 601_000.0, "", 3),
-        (Some("bob".into()), NOW, "", 4),
-        (None, NOW, "", 4),
+    let c = codec(&[common::KEY]);
+    let t = seal(&c, OP_VIEW, "1", "", Some("alice"), NOW).unwrap();
+    let tampered = t.replacen("v1.e", "v1.f", 1);
+    let cases: [(&str, Option<&str>, f64, Reason); 5] = [
+        ("v1.%%%", None, NOW, Reason::Malformed),
+        (&tampered, Some("alice"), NOW, Reason::Mac),
+        (&t, Some("alice"), NOW + 601_000.0, Reason::Expired),
+        (&t, Some("bob"), NOW, Reason::Bind),
+        (&t, None, NOW, Reason::Bind),
     ];
-    for (bind, now, how, reason) in cases {
-        let token = match how {
-            "" => t.clone(),
-            "tamper" => t.replacen("v1.e", "v1.f", 1),
-            other => other.to_string(),
-        };
-        assert_eq!(c.open(&token, bind, now), None);
-        assert_eq!(c.last_reason(), reason, "{how} -> {}", reason_name(reason));
+    for (token, bind, now, why) in cases {
+        assert_eq!(
+            open(&c, OP_VIEW, token, "", bind, now),
+            Err(reason(why)),
+            "{why:?}"
+        );
     }
     assert_eq!(
-        c.open_request_state(&t, "move", Some("alice".into()), NOW),
-        None
+        open(&c, OP_REQUEST_STATE, &t, "move", Some("alice"), NOW),
+        Err(reason(Reason::Purpose))
     );
-    assert_eq!(reason_name(c.last_reason()), "purpose");
+    assert_eq!(
+        open(&c, OP_RAW, &t, "", Some("alice"), NOW).map(|_| ()),
+        Ok(()),
+        "raw sees the envelope"
+    );
+}
+
+#[wasm_bindgen_test]
+fn unknown_operation_codes_are_refused_never_read_as_raw() {
+    let c = codec(&[common::KEY]);
+    let view = seal(&c, OP_VIEW, "{\"a\":1}", "", None, NOW).unwrap();
+    for op in [3u8, 7, 255] {
+        assert_eq!(
+            seal(&c, op, "1", "", None, NOW),
+            Err(f64::from(STATUS_UNKNOWN_OP)),
+            "{op}"
+        );
+        assert_eq!(
+            open(&c, op, &view, "", None, NOW),
+            Err(f64::from(STATUS_UNKNOWN_OP)),
+            "{op}"
+        );
+    }
+    assert_eq!(
+        open(&c, OP_VIEW, &view, "", None, NOW).as_deref(),
+        Ok("{\"a\":1}")
+    );
+}
+
+#[wasm_bindgen_test]
+fn statuses_for_what_the_glue_must_never_send() {
+    let c = codec_with(&[common::KEY], 600.0, 200.0);
+    let token = seal(&c, OP_VIEW, "1", "", None, NOW).unwrap();
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e300, -1e300] {
+        assert_eq!(
+            seal(&c, OP_VIEW, "1", "", None, bad),
+            Err(f64::from(STATUS_INVALID_CLOCK))
+        );
+        assert_eq!(
+            open(&c, OP_VIEW, &token, "", None, bad),
+            Err(f64::from(STATUS_INVALID_CLOCK))
+        );
+    }
+    assert_eq!(
+        seal(&c, OP_VIEW, "{", "", None, NOW),
+        Err(f64::from(STATUS_PAYLOAD_NOT_JSON))
+    );
+    let big = format!("\"{}\"", "x".repeat(200));
+    assert_eq!(
+        seal(&c, OP_VIEW, &big, "", None, NOW),
+        Err(f64::from(STATUS_TOKEN_TOO_LARGE))
+    );
+    // Lengths that overrun what was written, and bytes that are not UTF-8.
+    let (a, _, _) = write(&c, "1", "", None);
+    let cap = c.input_buffer(1) as usize; // the same buffer: it is already big enough
+    assert_ne!(cap, 0);
+    assert_eq!(
+        c.seal_io(OP_VIEW, a + 1_000_000, 0, -1, NOW),
+        f64::from(STATUS_BAD_INPUT)
+    );
+    assert_eq!(
+        c.open_io(OP_VIEW, a, 0, 1_000_000, NOW),
+        f64::from(STATUS_BAD_INPUT)
+    );
+    let ptr = c.input_buffer(1) as *mut u8;
+    #[allow(unsafe_code)]
+    unsafe {
+        *ptr = 0xff;
+    }
+    assert_eq!(
+        c.seal_io(OP_VIEW, 1, 0, -1, NOW),
+        f64::from(STATUS_BAD_INPUT)
+    );
+    // None of it left the codec unusable.
+    assert_eq!(open(&c, OP_VIEW, &token, "", None, NOW).as_deref(), Ok("1"));
+}
+
+#[wasm_bindgen_test]
+fn an_input_buffer_that_cannot_be_had_is_a_null_pointer_not_a_trap() {
+    let c = codec(&[common::KEY]);
+    let t = seal(&c, OP_VIEW, "[1]", "", None, NOW).unwrap();
+    // More than wasm32 can address: the allocator refuses, the codec says so.
+    assert!(c.input_buffer(usize::MAX).is_null());
+    assert!(c.input_buffer(3_000_000_000).is_null());
+    // The next call gets a fresh buffer and works.
+    assert_eq!(open(&c, OP_VIEW, &t, "", None, NOW).as_deref(), Ok("[1]"));
 }
 
 #[wasm_bindgen_test]
 fn rotation_first_key_seals_every_key_opens() {
-    let old = codec(&[common::KEY2], 600.0);
-    let rotated = codec(&[common::KEY, common::KEY2], 600.0);
-    let new_only = codec(&[common::KEY], 600.0);
-    let from_old = old.seal("{\"v\":1}", Some("u".into()), NOW);
+    let old = codec(&[common::KEY2]);
+    let rotated = codec(&[common::KEY, common::KEY2]);
+    let new_only = codec(&[common::KEY]);
+    let from_old = seal(&old, OP_VIEW, "{\"v\":1}", "", Some("u"), NOW).unwrap();
     assert_eq!(
-        rotated.open(&from_old, Some("u".into()), NOW).as_deref(),
-        Some("{\"v\":1}")
+        open(&rotated, OP_VIEW, &from_old, "", Some("u"), NOW).as_deref(),
+        Ok("{\"v\":1}")
     );
-    assert_eq!(new_only.open(&from_old, Some("u".into()), NOW), None);
-    assert_eq!(reason_name(new_only.last_reason()), "mac");
-    let from_rotated = rotated.seal("2", None, NOW);
     assert_eq!(
-        new_only.open(&from_rotated, None, NOW).as_deref(),
-        Some("2")
+        open(&new_only, OP_VIEW, &from_old, "", Some("u"), NOW),
+        Err(reason(Reason::Mac))
+    );
+    let from_rotated = seal(&rotated, OP_VIEW, "2", "", None, NOW).unwrap();
+    assert_eq!(
+        open(&new_only, OP_VIEW, &from_rotated, "", None, NOW).as_deref(),
+        Ok("2")
     );
 }
 
 #[wasm_bindgen_test]
-fn short_keys_and_missing_production_keys_are_refused() {
-    assert!(WasmCodec::new(&[7; 31], &[31], 600.0, 0.0, 0.0, false).is_err());
-    assert!(WasmCodec::new(&[], &[], 600.0, 0.0, 0.0, true).is_err());
+fn bad_options_are_refused() {
+    assert!(WasmCodec::new(&[7; 31], &[31], 600.0, 0.0, 1024.0, false).is_err());
+    assert!(WasmCodec::new(&[], &[], 600.0, 0.0, 1024.0, true).is_err());
+    let key = [7u8; 32];
+    for (ttl, leeway, max) in [
+        (f64::NAN, 0.0, 1024.0),
+        (1.5, 0.0, 1024.0),
+        (600.0, -1.0, 1024.0),
+        (600.0, 0.0, 0.0),
+        (600.0, 0.0, f64::INFINITY),
+    ] {
+        assert!(
+            WasmCodec::new(&key, &[32], ttl, leeway, max, false).is_err(),
+            "{ttl} {leeway} {max}"
+        );
+    }
+    assert!(
+        WasmCodec::new(&key, &[33], 600.0, 0.0, 1024.0, false).is_err(),
+        "lengths overrun"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -148,15 +301,17 @@ fn getrandom_draws_a_real_ephemeral_key_in_the_browser() {
     assert_ne!(a, b);
     assert_ne!(a, [0u8; 32]);
 
-    let one = WasmCodec::new(&[], &[], 600.0, 0.0, 0.0, false)
-        .map_err(|_| "codec")
-        .unwrap();
-    let two = WasmCodec::new(&[], &[], 600.0, 0.0, 0.0, false)
-        .map_err(|_| "codec")
-        .unwrap();
+    let one = codec(&[]);
+    let two = codec(&[]);
     assert!(one.is_ephemeral());
-    let t = one.seal("{\"dev\":true}", None, NOW);
-    assert_eq!(one.open(&t, None, NOW).as_deref(), Some("{\"dev\":true}"));
-    assert_eq!(two.open(&t, None, NOW), None, "two ephemeral keys differ");
-    assert_eq!(reason_name(two.last_reason()), "mac");
+    let t = seal(&one, OP_VIEW, "{\"dev\":true}", "", None, NOW).unwrap();
+    assert_eq!(
+        open(&one, OP_VIEW, &t, "", None, NOW).as_deref(),
+        Ok("{\"dev\":true}")
+    );
+    assert_eq!(
+        open(&two, OP_VIEW, &t, "", None, NOW),
+        Err(reason(Reason::Mac)),
+        "two ephemeral keys differ"
+    );
 }

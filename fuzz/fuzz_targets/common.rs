@@ -14,7 +14,8 @@ use std::sync::OnceLock;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use hmac::{Hmac, Mac};
-use mcp_sealed_state::{Codec, CodecOptions, Reason};
+use mcp_sealed_state::bindings::{io, protocol};
+use mcp_sealed_state::{Codec, CodecOptions, Purpose, Reason};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -358,14 +359,12 @@ pub fn ref_open(
 #[derive(Debug, PartialEq, Eq)]
 pub struct RefView {
     pub payload: String,
-    pub purpose: Option<mcp_sealed_state::Purpose>,
-    pub tool: Option<String>,
+    pub purpose: Purpose<String>,
     pub exp: i64,
     pub bound: bool,
 }
 
 pub fn ref_read(token: &str) -> Result<Option<RefView>, Unjudgeable> {
-    use mcp_sealed_state::Purpose;
     let Some((_, body, mac)) = ref_split(token, mcp_sealed_state::reader::MAX_READ_BYTES) else {
         return Ok(None);
     };
@@ -378,15 +377,14 @@ pub fn ref_read(token: &str) -> Result<Option<RefView>, Unjudgeable> {
     let Some(env) = ref_envelope(&text)? else {
         return Ok(None);
     };
-    let (payload, purpose, tool) = match ref_inner(&env.p)? {
-        Some(RefInner::View { d }) => (d, Some(Purpose::View), None),
-        Some(RefInner::Rs { d, tool }) => (d, Some(Purpose::RequestState), Some(tool)),
-        None => (env.p, None, None),
+    let (payload, purpose) = match ref_inner(&env.p)? {
+        Some(RefInner::View { d }) => (d, Purpose::View),
+        Some(RefInner::Rs { d, tool }) => (d, Purpose::RequestState(tool)),
+        None => (env.p, Purpose::Raw),
     };
     Ok(Some(RefView {
         payload,
         purpose,
-        tool,
         exp: env.exp,
         bound: env.b.is_some(),
     }))
@@ -395,8 +393,7 @@ pub fn ref_read(token: &str) -> Result<Option<RefView>, Unjudgeable> {
 pub fn view_of(v: &mcp_sealed_state::TokenView) -> RefView {
     RefView {
         payload: v.payload_json().to_owned(),
-        purpose: v.purpose,
-        tool: v.tool.clone(),
+        purpose: v.purpose.clone(),
         exp: v.exp,
         bound: v.bound,
     }
@@ -417,4 +414,50 @@ pub fn mac_is_genuine(token: &str) -> bool {
     };
     KEYS.iter()
         .any(|k| hmac(k, &[signed.as_bytes()])[..] == mac[..])
+}
+
+/// The `what` code and tool of an opening.
+fn op(want: Want<'_>) -> (u8, &str) {
+    match want {
+        Want::View => (protocol::OP_VIEW, ""),
+        Want::Rs(t) => (protocol::OP_REQUEST_STATE, t),
+        Want::Raw => (protocol::OP_RAW, ""),
+    }
+}
+
+/// The strings back to back, as the JS glue writes them into the input
+/// buffer, and their lengths as `sealIo`/`openIo` take them.
+fn io_input(a: &str, b: &str, c: Option<&str>) -> (Vec<u8>, usize, usize, i32) {
+    let bytes = [a, b, c.unwrap_or("")].concat().into_bytes();
+    let c_len = c.map_or(-1, |c| i32::try_from(c.len()).expect("short bind"));
+    (bytes, a.len(), b.len(), c_len)
+}
+
+/// Open through the shipped I/O path (what `openIo` runs): the payload JSON
+/// or the reason.
+pub fn io_open(codec: &Codec, want: Want<'_>, token: &str, bind: Option<&str>) -> Result<String, Reason> {
+    let (what, tool) = op(want);
+    let (input, a, b, c) = io_input(token, tool, bind);
+    let mut out = b"stale output".to_vec();
+    let n = io::open(codec, &input, &mut out, what, a, b, c, NOW_MS);
+    if n >= 0.0 {
+        assert_eq!(n as usize, out.len());
+        return Ok(String::from_utf8(out).expect("the payload is UTF-8"));
+    }
+    let code = usize::try_from(-n as i64).expect("a reason code");
+    Err(*Reason::ALL.get(code - 1).unwrap_or_else(|| panic!("openIo gave status {n} for a token")))
+}
+
+/// Seal through the shipped I/O path (what `sealIo` runs): the token or the
+/// status.
+pub fn io_seal(codec: &Codec, want: Want<'_>, payload: &str, bind: Option<&str>) -> Result<String, i8> {
+    let (what, tool) = op(want);
+    let (input, a, b, c) = io_input(payload, tool, bind);
+    let mut out = b"stale output".to_vec();
+    let n = io::seal(codec, &input, &mut out, what, a, b, c, NOW_MS);
+    if n >= 0.0 {
+        assert_eq!(n as usize, out.len());
+        return Ok(String::from_utf8(out).expect("a token is ASCII"));
+    }
+    Err(n as i8)
 }

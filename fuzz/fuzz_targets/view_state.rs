@@ -10,7 +10,7 @@ mod common;
 
 use common::*;
 use libfuzzer_sys::fuzz_target;
-use mcp_sealed_state::json;
+use mcp_sealed_state::internals::json;
 use mcp_sealed_state::view_state::{self, ViewStateError};
 
 fuzz_target!(|data: &[u8]| {

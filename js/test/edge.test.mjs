@@ -329,8 +329,8 @@ describe("construction errors are clear", () => {
     for (const ttl of [NaN, Infinity, -Infinity, "600", {}]) {
       clearError(() => new StateCodec({ key: KEY, ttlSeconds: ttl }), RangeError, /ttlSeconds must be a finite number/);
     }
-    clearError(() => new StateCodec({ key: KEY, ttlSeconds: 1.5 }), RangeError, /ttlSeconds must be an integer/);
-    clearError(() => new StateCodec({ key: KEY, leewaySeconds: -1 }), RangeError, /leewaySeconds must be an integer >= 0/);
+    clearError(() => new StateCodec({ key: KEY, ttlSeconds: 1.5 }), RangeError, /ttlSeconds must be a safe integer$/);
+    clearError(() => new StateCodec({ key: KEY, leewaySeconds: -1 }), RangeError, /leewaySeconds must be a safe integer >= 0$/);
     clearError(() => new StateCodec({ key: KEY, leewaySeconds: NaN }), RangeError, /leewaySeconds must be a finite number/);
     clearError(() => new StateCodec({ key: KEY, maxTokenBytes: 0 }), RangeError, /maxTokenBytes/);
     // null and undefined mean the default, as in the SDK (ttlSeconds ?? 600).

@@ -1,7 +1,8 @@
 // The edge API over the wasm codec. Payloads cross as JSON.stringify text, so
 // tokens are byte-identical to @modelcontextprotocol/server's for equal input.
-import { WasmCodec, ephemeralKeyWarning, ephemeralWarningDue, wasmMemory } from "../wasm/edge.js";
-import { REASONS, SealedStateError } from "../common.js";
+import { WasmCodec, ephemeralWarningDue, wasmMemory } from "../wasm/edge.js";
+import { DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, EPHEMERAL_KEY_WARNING, IO, MAX_CLOCK_MS, REASONS } from "../constants.js";
+import { SealedStateError } from "../common.js";
 
 export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError } from "../common.js";
 // The reader and view-state helpers, bound to this build's wasm (js/build.mjs writes it).
@@ -9,18 +10,19 @@ export * from "./widget-api.js";
 // The drop-in for @modelcontextprotocol/server's codec, in its own module.
 export { createRequestStateCodec } from "./request-state-codec.js";
 
-const DEFAULT_MAX_TOKEN_BYTES = 256 * 1024;
 const utf8 = new TextEncoder();
+const MALFORMED = REASONS[1]; // the code of Reason::Malformed
 
-// The fast path into wasm (WasmCodec's *Io methods): strings go in as UTF-8
+// The one path into wasm (WasmCodec's sealIo/openIo): strings go in as UTF-8
 // written straight into the codec's input buffer in wasm memory, and the
 // result is read straight out of its output buffer. No allocation per call
 // for arguments or results, no copy made twice, and long strings are encoded
 // natively (encodeInto) instead of char by char.
-const IO_VIEW = 0;
-const IO_REQUEST_STATE = 1;
-const IO_RAW = 2;
 const utf8Out = new TextDecoder("utf-8", { ignoreBOM: true });
+// Largest input buffer to ask for: wasm32 addresses 4 GiB, and inputBuffer's
+// length crosses as an i32.
+const MAX_INPUT_BYTES = 0x7fff_ffff;
+const FREED = Symbol("freed"); // StateCodec#broken after free()
 let memory; // looked up at first use: the loader instantiates the wasm after this module runs
 let heapBytes = null;
 function heap() {
@@ -29,7 +31,8 @@ function heap() {
   return heapBytes;
 }
 
-// `s` as UTF-8 into `view` at `at`: the byte count, or -1 when it does not fit.
+// `s` as UTF-8 into `view` at `at`: its byte count, or, when it does not
+// fit, -1 - (an upper bound of the bytes it needs from `at`).
 function put(view, at, s) {
   const n = s.length;
   if (n <= 48 && at + n <= view.length) {
@@ -43,14 +46,27 @@ function put(view, at, s) {
     if (i === n) return n;
   }
   const { read, written } = utf8.encodeInto(s, at === 0 ? view : view.subarray(at));
-  return read === n ? written : -1;
+  // A UTF-16 unit is at most 3 bytes of UTF-8 (a pair of them, 4).
+  return read === n ? written : -1 - (written + 3 * (n - read));
 }
 
+// The upper bound of the UTF-8 bytes of an optional string.
+const worst = (s) => (s === undefined ? 0 : 3 * s.length);
+
+// The fewest characters of a token whose payload (and tool) JSON has
+// `chars` UTF-16 units, each at least a byte: "v1." base64url(envelope) "."
+// mac, the envelope at least `{"p":` payload `,"exp":0}`.
+const minTokenChars = (chars) => 3 + Math.ceil(((chars + 14) * 4) / 3) + 1 + 43;
+
+// NODE_ENV as bundlers' `define` spells it, so a bundle with
+// process.env.NODE_ENV replaced reads "production" too. No `process`
+// (browsers, workerd without nodejs_compat) or env access denied (Deno
+// without --allow-env): not production; pass `production` there.
 function isProduction() {
   try {
-    return globalThis.process?.env?.NODE_ENV === "production";
+    return process.env.NODE_ENV === "production";
   } catch {
-    return false; // env access can be denied (Deno without --allow-env)
+    return false;
   }
 }
 
@@ -70,11 +86,25 @@ function keyBytes(key, index) {
   throw new TypeError(`mcp-sealed-state: key #${index} must be a string or a Uint8Array (or an ArrayBuffer or DataView of its bytes)`);
 }
 
-function wholeNumber(value, fallback, name, min) {
+function wholeNumber(value, fallback, name, min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) {
   const n = value ?? fallback;
   if (typeof n !== "number" || !Number.isFinite(n)) throw new RangeError(`mcp-sealed-state: ${name} must be a finite number`);
-  if (!Number.isInteger(n) || n < min) throw new RangeError(`mcp-sealed-state: ${name} must be an integer >= ${min}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : min > -Number.MAX_SAFE_INTEGER ? ` >= ${min}` : "";
+    throw new RangeError(`mcp-sealed-state: ${name} must be a safe integer${range}`);
+  }
   return n;
+}
+
+// The text of anything a callback threw, without throwing again: `throw
+// null`, a Symbol, an object with no prototype, a `message` getter that throws.
+function thrownText(e) {
+  try {
+    const message = e !== null && typeof e === "object" ? e.message : undefined;
+    return typeof message === "string" ? message : String(e);
+  } catch {
+    return "a thrown value that cannot be shown as text";
+  }
 }
 
 function payloadJson(payload) {
@@ -82,7 +112,7 @@ function payloadJson(payload) {
   try {
     json = JSON.stringify(payload);
   } catch (e) {
-    throw new TypeError(`mcp-sealed-state: payload is not JSON-serializable (${e.message})`, { cause: e });
+    throw new TypeError(`mcp-sealed-state: payload is not JSON-serializable (${thrownText(e)})`, { cause: e });
   }
   if (typeof json !== "string") throw new TypeError("mcp-sealed-state: payload is not JSON-serializable (undefined, a function or a symbol)");
   return json;
@@ -99,25 +129,36 @@ function toolOf(tool) {
   return tool;
 }
 
+function productionOf(production) {
+  if (production === undefined) return isProduction();
+  if (typeof production !== "boolean") throw new TypeError("mcp-sealed-state: production must be true, false or undefined (undefined reads NODE_ENV)");
+  return production;
+}
+
 /** Seals and opens v1 tokens. The first key seals; every key opens. */
 export class StateCodec {
   #codec;
   #now;
   #maxChars;
+  #broken = null; // the error of a call that trapped: this codec is not used again
   #in = null; // view of the codec's input buffer
   #inPtr = 0;
   #inCap = 0;
   #outPtr = 0;
   #outCap = -1; // the output buffer only moves when a result outgrows this
-  #la = 0;
-  #lb = 0;
+  // Byte lengths of what the last #write put in the input buffer: the
+  // payload or token, the tool (0: none), the bind value (-1: none).
+  #subjectBytes = 0;
+  #toolBytes = 0;
+  #bindBytes = -1;
 
   constructor(options = {}) {
     const list = options.key === undefined || options.key === null ? [] : Array.isArray(options.key) ? options.key : [options.key];
     const keys = list.map(keyBytes);
-    const ttl = wholeNumber(options.ttlSeconds, 600, "ttlSeconds", -Infinity);
+    const ttl = wholeNumber(options.ttlSeconds, DEFAULT_TTL_SECONDS, "ttlSeconds");
     const leeway = wholeNumber(options.leewaySeconds, 0, "leewaySeconds", 0);
-    const maxTokenBytes = wholeNumber(options.maxTokenBytes, DEFAULT_MAX_TOKEN_BYTES, "maxTokenBytes", 1);
+    const maxTokenBytes = wholeNumber(options.maxTokenBytes, DEFAULT_MAX_TOKEN_BYTES, "maxTokenBytes", 1, MAX_INPUT_BYTES);
+    const production = productionOf(options.production);
     // Date.now is looked up per call (as the SDK does), so fake timers installed later apply.
     const now = options.now ?? (() => Date.now());
     if (typeof now !== "function") throw new TypeError("mcp-sealed-state: now must be a function returning milliseconds");
@@ -125,67 +166,102 @@ export class StateCodec {
     const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
     keys.reduce((at, k) => (all.set(k, at), at + k.length), 0);
     try {
-      this.#codec = new WasmCodec(all, lengths, ttl, leeway, maxTokenBytes, options.production ?? isProduction());
+      this.#codec = new WasmCodec(all, lengths, ttl, leeway, maxTokenBytes, production);
     } catch (e) {
-      throw new RangeError(`mcp-sealed-state: ${e.message}`);
+      // A JsError from the core (a short key, no key in production, no
+      // CSPRNG for the ephemeral key), or a trap: either way, a clear error.
+      throw new RangeError(`mcp-sealed-state: ${e instanceof WebAssembly.RuntimeError ? `the wasm codec failed (${e.message})` : thrownText(e)}`, { cause: e });
     } finally {
       all.fill(0);
     }
-    if (this.#codec.isEphemeral && ephemeralWarningDue()) console.warn(ephemeralKeyWarning());
+    if (this.#codec.isEphemeral && ephemeralWarningDue()) console.warn(EPHEMERAL_KEY_WARNING);
     this.#now = now;
     // A valid token is ASCII, so a longer JS string is refused before it is copied into wasm.
     this.#maxChars = maxTokenBytes;
   }
 
-  // A clock that is not a finite number would reach wasm as NaN and read as the
-  // epoch: every token would look fresh. Refuse it instead.
+  // Read before anything is written into wasm: a now() that calls this codec
+  // again must find the input buffer free. A clock that is not finite would
+  // read as the epoch (every token fresh): refuse it.
   #clock() {
     const ms = this.#now();
-    if (typeof ms !== "number" || !Number.isFinite(ms)) throw new TypeError("mcp-sealed-state: now() must return finite milliseconds");
+    if (typeof ms !== "number" || !(Math.abs(ms) <= MAX_CLOCK_MS)) {
+      throw new TypeError(`mcp-sealed-state: now() must return finite milliseconds (within ${MAX_CLOCK_MS} of the epoch)`);
+    }
     return ms;
   }
 
-  // A token this codec could not open again is refused when it is made, not when it comes back.
-  #fits(token) {
-    if (token.length > this.#maxChars) {
-      throw new RangeError(`mcp-sealed-state: the sealed token is ${token.length} bytes, over maxTokenBytes (${this.#maxChars}); seal less, or raise maxTokenBytes`);
-    }
+  #check(token) {
+    if (typeof token !== "string" || token.length > this.#maxChars) throw new SealedStateError(MALFORMED);
     return token;
   }
 
-  #check(token) {
-    if (typeof token !== "string" || token.length > this.#maxChars) throw new SealedStateError("malformed");
-    return token;
+  // Forget every pointer into wasm memory: the next call asks afresh.
+  #forget() {
+    this.#in = null;
+    this.#outCap = -1;
+  }
+
+  #usable() {
+    if (this.#broken === FREED) throw new Error("mcp-sealed-state: this StateCodec was freed; make a new StateCodec");
+    if (this.#broken !== null) {
+      throw new Error("mcp-sealed-state: this StateCodec failed earlier (the wasm codec trapped) and is not used again; make a new StateCodec", { cause: this.#broken });
+    }
+  }
+
+  // A trap (which no input should cause: every buffer is grown fallibly)
+  // leaves wasm-bindgen's borrow of the WasmCodec taken, so this codec is
+  // retired with a clear error; other codecs are unaffected.
+  #trapped(e) {
+    this.#forget();
+    this.#broken = e;
+    return new Error(`mcp-sealed-state: the wasm codec failed (${thrownText(e)}); make a new StateCodec`, { cause: e });
   }
 
   #grow(bytes) {
-    this.#inPtr = this.#codec.inputBuffer(bytes); // may grow memory: take the buffer after it
+    this.#in = null;
+    let ptr;
+    try {
+      ptr = this.#codec.inputBuffer(bytes); // may grow memory: take the buffer after it
+    } catch (e) {
+      throw this.#trapped(e);
+    }
+    if (ptr === 0) throw new RangeError(`mcp-sealed-state: out of memory: no room in wasm memory for ${bytes} bytes of input`);
+    this.#inPtr = ptr;
     this.#inCap = bytes;
-    return (this.#in = new Uint8Array(heap().buffer, this.#inPtr, bytes));
+    return (this.#in = new Uint8Array(heap().buffer, ptr, bytes));
   }
 
-  // Write `a`, `b` ("" for none) and `c` (undefined for none) back to back into
-  // the input buffer. Their byte lengths: #la, #lb, and the return value (-1: no c).
-  #write(a, b, c) {
-    let view = this.#in;
-    if (view === null) view = this.#grow(256);
-    else if (view.byteLength === 0) view = this.#in = new Uint8Array(heap().buffer, this.#inPtr, this.#inCap); // memory grew
-    let la = put(view, 0, a);
-    let lb = 0;
-    let lc = -1;
-    let fits = la >= 0;
-    if (fits && b !== "") fits = (lb = put(view, la, b)) >= 0;
-    if (fits && c !== undefined) fits = (lc = put(view, la + lb, c)) >= 0;
-    if (!fits) {
-      // Room for the UTF-8 worst case (3 bytes per UTF-16 unit), then write again.
-      view = this.#grow(3 * (a.length + b.length + (c === undefined ? 0 : c.length)));
-      la = put(view, 0, a);
-      lb = b === "" ? 0 : put(view, la, b);
-      lc = c === undefined ? -1 : put(view, la + lb, c);
-    }
-    this.#la = la;
-    this.#lb = lb;
-    return lc;
+  #view() {
+    const view = this.#in;
+    if (view === null) return this.#grow(256);
+    // Memory grew since: the old view is detached, the buffer itself has not moved.
+    if (view.byteLength === 0) return (this.#in = new Uint8Array(heap().buffer, this.#inPtr, this.#inCap));
+    return view;
+  }
+
+  // Write subject, tool and bind back to back into `view`: 0 when they fit,
+  // else an upper bound of the bytes they need.
+  #fill(view, subject, tool, bind) {
+    const s = put(view, 0, subject);
+    if (s < 0) return -1 - s + 3 * tool.length + worst(bind);
+    const t = tool === "" ? 0 : put(view, s, tool);
+    if (t < 0) return s - 1 - t + worst(bind);
+    const b = bind === undefined ? 0 : put(view, s + t, bind);
+    if (b < 0) return s + t - 1 - b;
+    this.#subjectBytes = s;
+    this.#toolBytes = t;
+    this.#bindBytes = bind === undefined ? -1 : b;
+    return 0;
+  }
+
+  // Write subject, tool ("" for none) and bind (undefined for none) into the input buffer.
+  #write(subject, tool, bind) {
+    let need = this.#fill(this.#view(), subject, tool, bind);
+    if (need === 0) return;
+    if (need > MAX_INPUT_BYTES) throw new RangeError(`mcp-sealed-state: out of memory: ${need} bytes of input cannot fit in wasm memory`);
+    need = this.#fill(this.#grow(need), subject, tool, bind);
+    if (need !== 0) throw new Error("mcp-sealed-state: internal error (the input outgrew the buffer sized for it)");
   }
 
   // The `n` bytes of UTF-8 the last call left in the output buffer.
@@ -197,58 +273,96 @@ export class StateCodec {
     return utf8Out.decode(heap().subarray(this.#outPtr, this.#outPtr + n));
   }
 
+  // The error for a negative status of sealIo/openIo that is not a reason.
+  #failed(status) {
+    switch (status) {
+      case IO.OUT_OF_MEMORY:
+        return new RangeError("mcp-sealed-state: out of memory in the wasm codec; the call did nothing");
+      case IO.TOKEN_TOO_LARGE:
+        return new RangeError(`mcp-sealed-state: the sealed token is over maxTokenBytes (${this.#maxChars}); seal less, or raise maxTokenBytes`);
+      case IO.INVALID_CLOCK:
+        return new TypeError("mcp-sealed-state: now() must return finite milliseconds");
+      default:
+        return new Error(`mcp-sealed-state: internal error (the wasm codec refused its input: status ${status})`);
+    }
+  }
+
   #seal(what, json, tool, bind) {
-    const lc = this.#write(json, tool, bind);
-    const n = this.#codec.sealIo(what, this.#la, this.#lb, lc, this.#clock());
-    if (n < 0) throw new Error("mcp-sealed-state: internal error (the wasm codec refused its input)");
-    return this.#fits(this.#text(n));
+    this.#usable();
+    const chars = json.length + tool.length;
+    if (minTokenChars(chars) > this.#maxChars) {
+      // It could never fit: refused before a byte of it is copied into wasm.
+      throw new RangeError(`mcp-sealed-state: the sealed token would be at least ${minTokenChars(chars)} bytes, over maxTokenBytes (${this.#maxChars}); seal less, or raise maxTokenBytes`);
+    }
+    const now = this.#clock();
+    this.#write(json, tool, bind);
+    let n;
+    try {
+      n = this.#codec.sealIo(what, this.#subjectBytes, this.#toolBytes, this.#bindBytes, now);
+    } catch (e) {
+      throw this.#trapped(e);
+    }
+    if (n < 0) throw this.#failed(n);
+    return this.#text(n);
   }
 
   #open(what, token, tool, bind) {
-    const lc = this.#write(token, tool, bind);
-    const n = this.#codec.openIo(what, this.#la, this.#lb, lc, this.#clock());
-    if (n < 0) throw new SealedStateError(REASONS[-n] ?? "malformed");
+    this.#usable();
+    const now = this.#clock();
+    this.#write(token, tool, bind);
+    let n;
+    try {
+      n = this.#codec.openIo(what, this.#subjectBytes, this.#toolBytes, this.#bindBytes, now);
+    } catch (e) {
+      throw this.#trapped(e);
+    }
+    if (n < 0) {
+      const reason = REASONS[-n];
+      if (reason === undefined) throw this.#failed(n);
+      throw new SealedStateError(reason);
+    }
     return JSON.parse(this.#text(n));
   }
 
   /** A view token for the widget (`{"p":"v","d":payload}` under the MAC). */
   seal(payload, opts) {
-    return this.#seal(IO_VIEW, payloadJson(payload), "", bindOf(opts));
+    return this.#seal(IO.VIEW, payloadJson(payload), "", bindOf(opts));
   }
 
   /** The payload of a view token, or a SealedStateError. */
   open(token, opts) {
     const bind = bindOf(opts);
-    return this.#open(IO_VIEW, this.#check(token), "", bind);
+    return this.#open(IO.VIEW, this.#check(token), "", bind);
   }
 
   /** An MRTR requestState token that opens only for `tool`. */
   sealRequestState(payload, tool, opts) {
-    return this.#seal(IO_REQUEST_STATE, payloadJson(payload), toolOf(tool), bindOf(opts));
+    return this.#seal(IO.REQUEST_STATE, payloadJson(payload), toolOf(tool), bindOf(opts));
   }
 
   /** The payload of a requestState token minted for `tool`. */
   openRequestState(token, tool, opts) {
     const bind = bindOf(opts);
-    return this.#open(IO_REQUEST_STATE, this.#check(token), toolOf(tool), bind);
+    return this.#open(IO.REQUEST_STATE, this.#check(token), toolOf(tool), bind);
   }
 
   /** A raw v1 token, no purpose envelope: what the SDK's codec mints. */
   mint(payload, opts) {
-    return this.#seal(IO_RAW, payloadJson(payload), "", bindOf(opts));
+    return this.#seal(IO.RAW, payloadJson(payload), "", bindOf(opts));
   }
 
   /** The payload of a raw v1 token: what the SDK's codec verifies. */
   verify(token, opts) {
     const bind = bindOf(opts);
-    return this.#open(IO_RAW, this.#check(token), "", bind);
+    return this.#open(IO.RAW, this.#check(token), "", bind);
   }
 
   /** Free the wasm memory now instead of at garbage collection. */
   free() {
     // Forget the buffers first: writing into them after free would corrupt the wasm heap.
-    this.#in = null;
-    this.#outCap = -1;
+    this.#forget();
+    if (this.#broken === FREED) return;
+    this.#broken = FREED;
     this.#codec.free();
   }
 }

@@ -17,7 +17,11 @@ export interface CodecOptions {
   leewaySeconds?: number;
   /** Longer tokens are refused before any hashing; default 262144. */
   maxTokenBytes?: number;
-  /** Refuse to run without a key; default: NODE_ENV === "production" where readable. */
+  /**
+   * Refuse to run without a key. Left out: `process.env.NODE_ENV === "production"`
+   * where that can be read (a bundler's `define` included); a Worker passes
+   * `env.NODE_ENV === "production"`. Anything but a boolean is a TypeError.
+   */
   production?: boolean;
   /** Clock in milliseconds; default Date.now. */
   now?: () => number;

@@ -8,10 +8,10 @@
 // errors), except where SPEC.md makes us stricter: non-canonical base64url is
 // refused, a fractional ttlSeconds is a RangeError, the size limit applies.
 import { SealedStateError } from "../common.js";
+import { DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS } from "../constants.js";
 import { StateCodec } from "./api.js";
 
 const PREFIX = "v1.";
-const DEFAULT_MAX_TOKEN_BYTES = 256 * 1024;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** The SDK's failure: an Error whose message is the reason code (and, for logs, `reason`). */
@@ -49,7 +49,7 @@ function envelopeValue(payload) {
 /**
  * Drop-in for `createRequestStateCodec` of @modelcontextprotocol/server: same
  * options, same async shape, byte-identical tokens, the SDK's failures.
- * Extra option: `maxTokenBytes` (default 262144).
+ * Extra option: `maxTokenBytes` (default DEFAULT_MAX_TOKEN_BYTES, 256 KiB).
  */
 export function createRequestStateCodec(options) {
   // The SDK's own reading of the key: a string is UTF-8; anything else goes
@@ -57,7 +57,7 @@ export function createRequestStateCodec(options) {
   // an ArrayBuffer as empty), which also copies it.
   const keyBytes = typeof options.key === "string" ? new TextEncoder().encode(options.key) : Uint8Array.from(options.key);
   if (keyBytes.byteLength < 32) throw new RangeError(`createRequestStateCodec: key must be at least 32 bytes (got ${keyBytes.byteLength})`);
-  const ttlSeconds = options.ttlSeconds ?? 600;
+  const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
   if (!Number.isFinite(ttlSeconds)) throw new RangeError("createRequestStateCodec: ttlSeconds must be a finite number");
   // SPEC: stricter than the SDK, which would write a fractional exp that no integer-exp codec opens.
   if (!Number.isInteger(ttlSeconds)) throw new RangeError(`createRequestStateCodec: ttlSeconds must be a whole number of seconds (got ${ttlSeconds})`);

@@ -10,10 +10,9 @@
 // bytes >= 0x80, UTF-16 units >= 0x80) matches any of them, so both scans
 // accept the same texts and cut them at the same characters.
 
-/** src/reader.rs MAX_READ_BYTES: longer tokens are not read. */
-const MAX_READ_BYTES = 1 << 20;
-/** src/wire.rs MAC_CHARS. */
-const MAC_CHARS = 43;
+// MAX_READ_CHARS is src/reader.rs MAX_READ_BYTES (a token is ASCII): longer tokens are not read.
+import { MAC_CHARS, MAX_READ_CHARS as MAX_READ_BYTES } from "../constants.js";
+
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 // wire::split: "v1." body "." mac, both non-empty, all base64url (so one more "." only).
 const TOKEN = /^v1\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;

@@ -3,11 +3,10 @@
 // Only reading a token's body needs the core (wasm, or its JS twin); the rest
 // is JS that JS does natively.
 import { MAX_READ_CHARS, SEALED_STATE_INVALID_MESSAGE, STATE_META_KEY, SealedStateError } from "../common.js";
+import { NG_MCP_UI_INVALID_MESSAGE } from "../constants.js";
 import { readTokenJsonJs } from "./read-js.js";
 import { resultOf } from "./rpc.js";
 
-/** ng-mcp-ui's stable message for the same failure (src/reader.rs NG_MCP_UI_INVALID_MESSAGE). */
-const NG_MCP_UI_INVALID_MESSAGE = "ng-mcp-ui: sealed state is invalid or expired";
 
 /**
  * The token functions over `core`, `{ backend: "wasm" | "js", read(token) }`,

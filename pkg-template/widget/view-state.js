@@ -1,20 +1,17 @@
 // The view-state half of the widget API: the rules of the MCP Apps
 // `ui/set-view-state` proposal, for Views and for Hosts. Plain JS: the state's
 // size is the UTF-8 length of JSON.stringify's text, which JS measures natively.
+import { SET_VIEW_STATE_METHOD, VIEW_STATE_ERROR_CODES } from "../constants.js";
 import { resultOf } from "./rpc.js";
 
-/** JSON-RPC error codes of `ui/set-view-state` (src/view_state.rs ERR_*). */
-export const VIEW_STATE_ERRORS = Object.freeze({
-  /** -32602: this state cannot or will not be stored; never resend it as it is. */
-  INVALID_PARAMS: -32602,
-  /** -32603: it cannot be stored now; a later save may succeed. */
-  INTERNAL_ERROR: -32603,
-  /** -32601: an older Host that does not know the method. */
-  METHOD_NOT_FOUND: -32601,
-});
-
-/** src/view_state.rs SET_VIEW_STATE_METHOD. */
-const METHOD = "ui/set-view-state";
+/**
+ * JSON-RPC error codes of `ui/set-view-state`, -32602 (INVALID_PARAMS) this
+ * state cannot or will not be stored, never resend it as it is; -32603
+ * (INTERNAL_ERROR) it cannot be stored now, a later save may succeed; -32601
+ * (METHOD_NOT_FOUND) an older Host that does not know the method.
+ */
+export const VIEW_STATE_ERRORS = VIEW_STATE_ERROR_CODES;
+const METHOD = SET_VIEW_STATE_METHOD;
 /** How long ViewStateSaveQueue waits for a store by default before answering -32603. */
 const DEFAULT_STORE_TIMEOUT_MS = 10_000;
 const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout's limit
@@ -110,7 +107,7 @@ export function setViewStateRequest(id, state) {
  * The Host side of `ui/set-view-state`: stores one save at a time, in order;
  * saves that arrive while one is being stored are coalesced (only the newest is
  * stored, and all of them settle with its outcome). Refusals reject with a
- * ViewStateError: -32602 for a state that breaks the rules (the last state is
+ * ViewStateError, -32602 for a state that breaks the rules (the last state is
  * kept), -32603 when the store fails: it throws, rejects (with anything at
  * all), or has not settled within `opts.timeoutMs` (default 10 s; a store that
  * settles later does not change `lastSaved`). `lastSaved` is for the next

@@ -1,61 +1,45 @@
-//! Exports of the edge build: the keyed codec.
+//! Exports of the edge build: the keyed codec, through one I/O path.
+//!
+//! The glue writes its strings as UTF-8 straight into the codec's input
+//! buffer in wasm memory (`TextEncoder.encodeInto`), calls `sealIo` or
+//! `openIo`, and reads the result out of the output buffer, so no call
+//! allocates for its arguments or its result and nothing is copied twice.
+//!
+//! No call holds a borrow of a buffer across an allocation: each takes the
+//! buffers out of their `Cell`s and puts them back when done. Every buffer
+//! that grows with the input is grown with `try_reserve`, so running out of
+//! memory is a status code. Should a call trap all the same, the buffers it
+//! held are lost, not left borrowed: the next call starts with empty ones.
 
-use core::cell::{Cell, RefCell};
+use core::cell::Cell;
 
 use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
 
+use super::io;
 use crate::codec::{self, CodecOptions};
-use crate::envelope::Inner;
 use crate::keys;
-use crate::Reason;
 
-/// The core codec plus the reason of the last failed open, which the glue
-/// reads after an `undefined` result (cheaper than throwing across the boundary).
-///
-/// The `*Io` methods are the glue's fast path: it writes its strings as UTF-8
-/// straight into `input` (`TextEncoder.encodeInto` on a view of wasm memory)
-/// and reads the result out of `output`, so no call allocates for its
-/// arguments or its result and nothing is copied twice. Both buffers are
-/// kept between calls.
+/// The core codec and the two buffers of its I/O path, kept between calls.
 #[wasm_bindgen(js_name = WasmCodec)]
 pub struct WasmCodec {
     inner: codec::Codec,
-    reason: Cell<u8>,
-    input: RefCell<Vec<u8>>,
-    output: RefCell<Vec<u8>>,
+    input: Cell<Vec<u8>>,
+    output: Cell<Vec<u8>>,
 }
 
-/// What an `*Io` call seals or opens.
-const IO_VIEW: u8 = 0;
-const IO_REQUEST_STATE: u8 = 1;
-
-/// The input buffer read as the strings the glue wrote back to back:
-/// `first` bytes, then `second` bytes, then `third` bytes (`third < 0`: absent).
-/// `None` when the lengths overrun the buffer or a string is not UTF-8 (the
-/// glue writes with `encodeInto`, which never produces that).
-fn texts(
-    input: &[u8],
-    first: usize,
-    second: usize,
-    third: i32,
-) -> Option<(&str, &str, Option<&str>)> {
-    let (a, rest) = input.split_at_checked(first)?;
-    let (b, rest) = rest.split_at_checked(second)?;
-    let c = match usize::try_from(third) {
-        Ok(n) => Some(core::str::from_utf8(rest.get(..n)?).ok()?),
-        Err(_) => None,
-    };
-    Some((
-        core::str::from_utf8(a).ok()?,
-        core::str::from_utf8(b).ok()?,
-        c,
-    ))
+fn whole(n: f64, what: &str) -> Result<i64, JsError> {
+    // JS checks these first; this keeps the core from reading NaN as 0.
+    if n.is_finite() && n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
+        Ok(n as i64)
+    } else {
+        Err(JsError::new(&format!("{what} must be a safe integer")))
+    }
 }
 
 #[wasm_bindgen(js_class = WasmCodec)]
 impl WasmCodec {
     /// `keys` is every key's bytes back to back, `key_lengths` their lengths
-    /// (first seals, all open); both are copied. `max_token_bytes` <= 0 keeps the default.
+    /// (first seals, all open); both are copied.
     #[wasm_bindgen(constructor)]
     pub fn new(
         keys: &[u8],
@@ -75,55 +59,66 @@ impl WasmCodec {
             rest = tail;
         }
         let mut options = CodecOptions::with_keys(list);
-        options.ttl_seconds = ttl_seconds as i64;
-        options.leeway_seconds = leeway_seconds as i64;
+        options.ttl_seconds = whole(ttl_seconds, "ttlSeconds")?;
+        options.leeway_seconds = whole(leeway_seconds, "leewaySeconds")?;
+        options.max_token_bytes = usize::try_from(whole(max_token_bytes, "maxTokenBytes")?)
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| JsError::new("maxTokenBytes must be a positive integer"))?;
         options.production = production;
-        if max_token_bytes > 0.0 {
-            options.max_token_bytes = max_token_bytes as usize;
-        }
         let inner = codec::Codec::new(options).map_err(|e| JsError::new(&e.to_string()))?;
         Ok(WasmCodec {
             inner,
-            reason: Cell::new(0),
-            input: RefCell::new(Vec::new()),
-            output: RefCell::new(Vec::new()),
+            input: Cell::new(Vec::new()),
+            output: Cell::new(Vec::new()),
         })
     }
 
-    /// Address of the input buffer, grown to at least `len` bytes. It moves
-    /// when it grows, so the glue asks again whenever it needs more room.
+    /// Address of the input buffer, grown to at least `len` bytes, or 0 when
+    /// the memory for it cannot be had. It moves when it grows, so the glue
+    /// asks again whenever it needs more room.
     #[wasm_bindgen(js_name = inputBuffer)]
     pub fn input_buffer(&self, len: usize) -> *const u8 {
-        let Ok(mut input) = self.input.try_borrow_mut() else {
-            return core::ptr::null();
-        };
-        if input.len() < len {
-            input.resize(len, 0);
+        let mut buf = self.input.take();
+        if buf.capacity() < len {
+            // Its contents are not needed: free it before asking for more.
+            buf = Vec::new();
+            if buf.try_reserve_exact(len).is_err() {
+                return core::ptr::null();
+            }
         }
-        input.as_ptr()
+        if buf.len() < len {
+            buf.resize(len, 0); // within capacity: no allocation
+        }
+        let ptr = buf.as_ptr();
+        self.input.set(buf);
+        ptr
     }
 
     /// Address of the output buffer. It only moves when a result is longer
     /// than [`WasmCodec::output_capacity`].
     #[wasm_bindgen(js_name = outputBuffer)]
     pub fn output_buffer(&self) -> *const u8 {
-        self.output
-            .try_borrow()
-            .map_or(core::ptr::null(), |o| o.as_ptr())
+        let buf = self.output.take();
+        let ptr = buf.as_ptr();
+        self.output.set(buf);
+        ptr
     }
 
     /// Bytes the output buffer holds before it has to move.
     #[wasm_bindgen(js_name = outputCapacity)]
     pub fn output_capacity(&self) -> usize {
-        self.output.try_borrow().map_or(0, |o| o.capacity())
+        let buf = self.output.take();
+        let cap = buf.capacity();
+        self.output.set(buf);
+        cap
     }
 
     /// Seal from the input buffer, which holds the payload JSON
     /// (`payload_len` bytes, from `JSON.stringify`), then the tool
     /// (`tool_len`, requestState only), then the bind value (`bind_len`, or
-    /// -1 for none). `what`: 0 view token, 1 requestState, 2 raw (`mint`).
-    /// The token is left in the output buffer; returns its length, or -1 if
-    /// the input is not what the glue promised.
+    /// -1 for none). `what` is an `OP_*` code. The token is left in the
+    /// output buffer; returns its length, or a `STATUS_*` code.
     #[wasm_bindgen(js_name = sealIo)]
     pub fn seal_io(
         &self,
@@ -133,27 +128,28 @@ impl WasmCodec {
         bind_len: i32,
         now_ms: f64,
     ) -> f64 {
-        let (Ok(input), Ok(mut out)) = (self.input.try_borrow(), self.output.try_borrow_mut())
-        else {
-            return -1.0;
-        };
-        let Some((payload, tool, bind)) = texts(&input, payload_len, tool_len, bind_len) else {
-            return -1.0;
-        };
-        let inner = match what {
-            IO_VIEW => Inner::View(payload),
-            IO_REQUEST_STATE => Inner::RequestState { payload, tool },
-            _ => Inner::Raw(payload),
-        };
-        out.clear();
-        self.inner.seal_into(inner, bind, now_ms, &mut out);
-        out.len() as f64
+        let input = self.input.take();
+        let mut out = self.output.take();
+        let result = io::seal(
+            &self.inner,
+            &input,
+            &mut out,
+            what,
+            payload_len,
+            tool_len,
+            bind_len,
+            now_ms,
+        );
+        self.input.set(input);
+        self.output.set(out);
+        result
     }
 
     /// Open from the input buffer, which holds the token (`token_len`
     /// bytes), then the tool (`tool_len`), then the bind value (`bind_len`,
-    /// or -1). `what` as for [`WasmCodec::seal_io`]. The payload JSON is left
-    /// in the output buffer; returns its length, or minus the reason code.
+    /// or -1). `what` is an `OP_*` code. The payload JSON is left in the
+    /// output buffer; returns its length, minus the reason code of a token
+    /// that does not open, or a `STATUS_*` code.
     #[wasm_bindgen(js_name = openIo)]
     pub fn open_io(
         &self,
@@ -163,110 +159,27 @@ impl WasmCodec {
         bind_len: i32,
         now_ms: f64,
     ) -> f64 {
-        let (Ok(input), Ok(mut out)) = (self.input.try_borrow(), self.output.try_borrow_mut())
-        else {
-            return -f64::from(Reason::Malformed as u8);
-        };
-        let Some((token, tool, bind)) = texts(&input, token_len, tool_len, bind_len) else {
-            self.reason.set(Reason::Malformed as u8);
-            return -f64::from(Reason::Malformed as u8);
-        };
-        let opened = match what {
-            IO_VIEW => self.inner.open_at(token, bind, now_ms),
-            IO_REQUEST_STATE => self.inner.open_request_state_at(token, tool, bind, now_ms),
-            _ => self.inner.verify_at(token, bind, now_ms),
-        };
-        match opened {
-            Ok(opened) => {
-                out.clear();
-                out.extend_from_slice(opened.payload_json().as_bytes());
-                out.len() as f64
-            }
-            Err(e) => {
-                let code = e.reason() as u8;
-                self.reason.set(code);
-                -f64::from(code)
-            }
-        }
+        let input = self.input.take();
+        let mut out = self.output.take();
+        let result = io::open(
+            &self.inner,
+            &input,
+            &mut out,
+            what,
+            token_len,
+            tool_len,
+            bind_len,
+            now_ms,
+        );
+        self.input.set(input);
+        self.output.set(out);
+        result
     }
 
     /// Whether it runs on the dev ephemeral key.
     #[wasm_bindgen(getter, js_name = isEphemeral)]
     pub fn is_ephemeral(&self) -> bool {
         self.inner.is_ephemeral()
-    }
-
-    /// Reason code of the last failed open: 1 malformed, 2 mac, 3 expired,
-    /// 4 bind, 5 purpose.
-    #[wasm_bindgen(getter, js_name = lastReason)]
-    pub fn last_reason(&self) -> u8 {
-        self.reason.get()
-    }
-
-    /// View token. `payload_json` must come from `JSON.stringify`.
-    pub fn seal(&self, payload_json: &str, bind: Option<String>, now_ms: f64) -> String {
-        self.inner
-            .seal_unchecked(Inner::View(payload_json), bind.as_deref(), now_ms)
-    }
-
-    /// MRTR requestState token for `tool`.
-    #[wasm_bindgen(js_name = sealRequestState)]
-    pub fn seal_request_state(
-        &self,
-        payload_json: &str,
-        tool: &str,
-        bind: Option<String>,
-        now_ms: f64,
-    ) -> String {
-        self.inner.seal_unchecked(
-            Inner::RequestState {
-                payload: payload_json,
-                tool,
-            },
-            bind.as_deref(),
-            now_ms,
-        )
-    }
-
-    /// Raw v1 token, as the SDK's `mint`.
-    pub fn mint(&self, payload_json: &str, bind: Option<String>, now_ms: f64) -> String {
-        self.inner
-            .seal_unchecked(Inner::Raw(payload_json), bind.as_deref(), now_ms)
-    }
-
-    /// Payload JSON of a view token, or `undefined` (see `lastReason`).
-    pub fn open(&self, token: &str, bind: Option<String>, now_ms: f64) -> Option<String> {
-        self.settle(self.inner.open_at(token, bind.as_deref(), now_ms))
-    }
-
-    /// Payload JSON of a requestState token for `tool`, or `undefined`.
-    #[wasm_bindgen(js_name = openRequestState)]
-    pub fn open_request_state(
-        &self,
-        token: &str,
-        tool: &str,
-        bind: Option<String>,
-        now_ms: f64,
-    ) -> Option<String> {
-        self.settle(
-            self.inner
-                .open_request_state_at(token, tool, bind.as_deref(), now_ms),
-        )
-    }
-
-    /// `p` of a raw v1 token, or `undefined`.
-    pub fn verify(&self, token: &str, bind: Option<String>, now_ms: f64) -> Option<String> {
-        self.settle(self.inner.verify_at(token, bind.as_deref(), now_ms))
-    }
-
-    fn settle(&self, r: Result<codec::Opened, crate::SealedStateError>) -> Option<String> {
-        match r {
-            Ok(opened) => Some(opened.into_payload_json()),
-            Err(e) => {
-                self.reason.set(e.reason() as u8);
-                None
-            }
-        }
     }
 }
 
@@ -277,27 +190,8 @@ pub fn ephemeral_warning_due() -> bool {
     keys::ephemeral_warning_due()
 }
 
-/// The wasm memory, for the glue's views on the `*Io` buffers.
+/// The wasm memory, for the glue's views on the I/O buffers.
 #[wasm_bindgen(js_name = wasmMemory)]
 pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
-}
-
-/// The warning text.
-#[wasm_bindgen(js_name = ephemeralKeyWarning)]
-pub fn ephemeral_key_warning() -> String {
-    keys::EPHEMERAL_KEY_WARNING.into()
-}
-
-/// Reason code names, index = code.
-#[wasm_bindgen(js_name = reasonName)]
-pub fn reason_name(code: u8) -> String {
-    let r = match code {
-        2 => Reason::Mac,
-        3 => Reason::Expired,
-        4 => Reason::Bind,
-        5 => Reason::Purpose,
-        _ => Reason::Malformed,
-    };
-    r.as_str().into()
 }

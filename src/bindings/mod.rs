@@ -3,12 +3,21 @@
 //! `JSON.stringify` / `JSON.parse`), so nothing is serialized twice, and
 //! failures cross as small codes the glue turns into JS errors.
 
+/// Compiled natively too, so the native tests can check the JS copy of it.
+pub mod protocol;
+
+/// The I/O path of the edge exports, compiled natively too for the fuzz targets.
+#[cfg(feature = "edge")]
+pub mod io;
+
+#[cfg(target_arch = "wasm32")]
 pub mod widget;
 
-#[cfg(feature = "edge")]
+#[cfg(all(target_arch = "wasm32", feature = "edge"))]
 pub mod edge;
 
 // A smaller allocator than the default dlmalloc: the widget pays for every byte.
+#[cfg(target_arch = "wasm32")]
 #[global_allocator]
 #[allow(unsafe_code)]
 static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };

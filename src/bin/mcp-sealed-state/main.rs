@@ -59,7 +59,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Keygen => {
             let mut key = [0u8; MIN_KEY_BYTES];
             getrandom::fill(&mut key).map_err(|_| "the system random number generator failed")?;
-            let text = mcp_sealed_state::wire::encode(&key);
+            let text = mcp_sealed_state::internals::wire::encode(&key);
             key.fill(0);
             print_line(&text)
         }
@@ -120,7 +120,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Inspect { json, token } => {
             let token = text_or_stdin(token)?;
-            let view = read_token_unverified(token.trim()).map_err(|e| e.to_string())?;
+            let view = read_token_unverified(token.trim())
+                .map_err(|_| "not a v1 sealed-state token".to_string())?;
             if json {
                 print_line(&output::inspect_json(&view))
             } else {

@@ -51,11 +51,11 @@ pub fn now_seconds() -> i64 {
 /// The reader's fields, one a line, under a warning.
 pub fn inspect_text(view: &TokenView, now: i64) -> String {
     let purpose = match view.purpose {
-        Some(Purpose::View) => "view",
-        Some(Purpose::RequestState) => "requestState",
-        None => "none (raw v1 token)",
+        Purpose::View => "view",
+        Purpose::RequestState(_) => "requestState",
+        Purpose::Raw => "none (raw v1 token)",
     };
-    let tool = view.tool.as_deref().map_or("-".to_string(), json_string);
+    let tool = view.purpose.tool().map_or("-".to_string(), json_string);
     let left = view.exp.saturating_sub(now);
     // The token is expired once exp < floor(now) (SPEC "Opening").
     let when = if left >= 0 {

@@ -1,0 +1,44 @@
+// Rendered from the Rust core by tests/constants.rs: do not edit. After a change
+// there, `UPDATE_CONSTANTS=1 cargo test --test constants` rewrites this file.
+
+/** The `_meta` key of a tool result that carries the sealed token. */
+export const STATE_META_KEY = "ng-mcp-ui/state";
+
+/** The one message of every token failure. It never says which check failed. */
+export const SEALED_STATE_INVALID_MESSAGE = "mcp-sealed-state: sealed state is invalid or expired";
+
+/** Reason names by the code the wasm core reports. */
+export const REASONS = Object.freeze([undefined, "malformed", "mac", "expired", "bind", "purpose"]);
+
+/** Default token lifetime, seconds. */
+export const DEFAULT_TTL_SECONDS = 600;
+
+/** Default size limit of a token, bytes. */
+export const DEFAULT_MAX_TOKEN_BYTES = 262144;
+
+/** Shortest key, bytes. */
+export const MIN_KEY_BYTES = 32;
+
+/** Longest token the unverified reader reads, bytes (a token is ASCII, so also chars). */
+export const MAX_READ_CHARS = 1048576;
+
+/** Characters of a token's MAC part (base64url of 32 bytes). */
+export const MAC_CHARS = 43;
+
+/** ng-mcp-ui's stable message, which widgets also read as "expired, start over". */
+export const NG_MCP_UI_INVALID_MESSAGE = "ng-mcp-ui: sealed state is invalid or expired";
+
+/** Largest clock either way from the epoch, ms (a JS Date's range). */
+export const MAX_CLOCK_MS = 8640000000000000;
+
+/** Logged once when a codec runs on the ephemeral development key. */
+export const EPHEMERAL_KEY_WARNING = "mcp-sealed-state: no key configured; using an ephemeral random key for development. Tokens will not survive a restart or open on another instance. Set a key of at least 32 bytes (and NODE_ENV=production to make a missing key fatal).";
+
+/** The MCP Apps request that saves view state. */
+export const SET_VIEW_STATE_METHOD = "ui/set-view-state";
+
+/** JSON-RPC error codes of `ui/set-view-state`. */
+export const VIEW_STATE_ERROR_CODES = Object.freeze({ INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, METHOD_NOT_FOUND: -32601 });
+
+/** Operation codes and statuses of the edge build's sealIo/openIo (src/bindings/protocol.rs). */
+export const IO = Object.freeze({ VIEW: 0, REQUEST_STATE: 1, RAW: 2, BAD_INPUT: -10, UNKNOWN_OP: -11, INVALID_CLOCK: -12, OUT_OF_MEMORY: -13, PAYLOAD_NOT_JSON: -14, TOKEN_TOO_LARGE: -15 });

@@ -1,0 +1,105 @@
+//! The edge build's I/O path without the wasm: what `sealIo` and `openIo`
+//! do with the input buffer, the codec and the output buffer. Compiled
+//! natively too, so the fuzz targets and native tests run the shipped path.
+
+use super::protocol::{
+    purpose_of, STATUS_BAD_INPUT, STATUS_INVALID_CLOCK, STATUS_OUT_OF_MEMORY,
+    STATUS_PAYLOAD_NOT_JSON, STATUS_TOKEN_TOO_LARGE, STATUS_UNKNOWN_OP,
+};
+use crate::clock;
+use crate::codec::{Codec, SealError};
+
+/// The input buffer read as the strings the glue wrote back to back:
+/// `first` bytes, then `second` bytes, then `third` bytes (`third < 0`: absent).
+/// `None` when the lengths overrun the buffer or a string is not UTF-8 (the
+/// glue writes with `encodeInto`, which never produces that).
+fn texts(
+    input: &[u8],
+    first: usize,
+    second: usize,
+    third: i32,
+) -> Option<(&str, &str, Option<&str>)> {
+    let (a, rest) = input.split_at_checked(first)?;
+    let (b, rest) = rest.split_at_checked(second)?;
+    let c = match usize::try_from(third) {
+        Ok(n) => Some(core::str::from_utf8(rest.get(..n)?).ok()?),
+        Err(_) => None,
+    };
+    Some((
+        core::str::from_utf8(a).ok()?,
+        core::str::from_utf8(b).ok()?,
+        c,
+    ))
+}
+
+fn status(code: i8) -> f64 {
+    f64::from(code)
+}
+
+/// `sealIo`: seal from `input`, which holds the payload JSON (`payload_len`
+/// bytes), then the tool (`tool_len`), then the bind value (`bind_len`, -1
+/// for none), into `out`. Returns the token's length or a `STATUS_*` code.
+#[allow(clippy::too_many_arguments)]
+pub fn seal(
+    codec: &Codec,
+    input: &[u8],
+    out: &mut Vec<u8>,
+    what: u8,
+    payload_len: usize,
+    tool_len: usize,
+    bind_len: i32,
+    now_ms: f64,
+) -> f64 {
+    let Some((payload, tool, bind)) = texts(input, payload_len, tool_len, bind_len) else {
+        return status(STATUS_BAD_INPUT);
+    };
+    let Some(purpose) = purpose_of(what, tool) else {
+        return status(STATUS_UNKNOWN_OP);
+    };
+    match codec.seal_into(purpose, payload, bind, now_ms, out) {
+        Ok(()) => out.len() as f64,
+        Err(SealError::InvalidClock) => status(STATUS_INVALID_CLOCK),
+        Err(SealError::OutOfMemory) => status(STATUS_OUT_OF_MEMORY),
+        Err(SealError::PayloadNotJson) => status(STATUS_PAYLOAD_NOT_JSON),
+        Err(SealError::TokenTooLarge { .. }) => status(STATUS_TOKEN_TOO_LARGE),
+    }
+}
+
+/// `openIo`: open from `input`, which holds the token (`token_len` bytes),
+/// then the tool, then the bind value, leaving the payload JSON in `out`.
+/// Returns its length, minus the reason code, or a `STATUS_*` code.
+#[allow(clippy::too_many_arguments)]
+pub fn open(
+    codec: &Codec,
+    input: &[u8],
+    out: &mut Vec<u8>,
+    what: u8,
+    token_len: usize,
+    tool_len: usize,
+    bind_len: i32,
+    now_ms: f64,
+) -> f64 {
+    let Some((token, tool, bind)) = texts(input, token_len, tool_len, bind_len) else {
+        return status(STATUS_BAD_INPUT);
+    };
+    let Some(purpose) = purpose_of(what, tool) else {
+        return status(STATUS_UNKNOWN_OP);
+    };
+    // The core would call such a clock's tokens expired; the glue's
+    // caller gets told what is wrong instead.
+    if clock::unix_seconds(now_ms).is_none() {
+        return status(STATUS_INVALID_CLOCK);
+    }
+    match codec.open_as(token, purpose, bind, now_ms) {
+        Ok(opened) => {
+            let json = opened.payload_json().as_bytes();
+            out.clear();
+            if out.try_reserve(json.len()).is_err() {
+                return status(STATUS_OUT_OF_MEMORY);
+            }
+            out.extend_from_slice(json);
+            out.len() as f64
+        }
+        Err(e) => -f64::from(e.reason().code()),
+    }
+}

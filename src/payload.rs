@@ -1,0 +1,40 @@
+//! The payload of an opened (or read) token: its JSON text, kept inside the
+//! decoded body it came from so nothing is copied to hand it out.
+
+/// The payload JSON of a token, exactly as it was sealed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Payload {
+    body: String,
+    range: core::ops::Range<usize>,
+}
+
+impl Payload {
+    /// The payload at `range` of `body` (from [`range_in`]); `None` when it
+    /// is not a range of whole chars of `body`.
+    pub(crate) fn new(body: String, range: core::ops::Range<usize>) -> Option<Payload> {
+        body.get(range.clone())?;
+        Some(Payload { body, range })
+    }
+
+    /// The payload as JSON text.
+    pub fn payload_json(&self) -> &str {
+        // `within` checked the range, so the fallback is never taken.
+        self.body.get(self.range.clone()).unwrap_or("null")
+    }
+
+    /// The payload JSON as an owned string (no copy for a raw token, whose
+    /// payload is most of the body).
+    pub fn into_payload_json(self) -> String {
+        if self.range.start == 0 && self.range.end == self.body.len() {
+            return self.body;
+        }
+        self.payload_json().to_owned()
+    }
+}
+
+/// Where `part` (a subslice of `whole`) sits in `whole`.
+pub(crate) fn range_in(whole: &str, part: &str) -> Option<core::ops::Range<usize>> {
+    let start = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
+    let end = start.checked_add(part.len())?;
+    (end <= whole.len()).then_some(start..end)
+}

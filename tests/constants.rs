@@ -1,0 +1,174 @@
+//! One source for the constants on both sides of the wasm boundary: the
+//! Rust core. `pkg-template/constants.js` is rendered from it, and this test
+//! fails when the committed file differs (`UPDATE_CONSTANTS=1 cargo test
+//! --test constants` rewrites it), or when the glue keeps a copy of its own.
+#![cfg(feature = "edge")]
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use mcp_sealed_state::bindings::protocol as io;
+use mcp_sealed_state::{clock, codec, keys, reader, view_state, Reason};
+
+fn js(s: &str) -> String {
+    serde_json::to_string(s).unwrap()
+}
+
+fn render() -> String {
+    let mut out = String::from(
+        "// Rendered from the Rust core by tests/constants.rs: do not edit. After a change\n\
+         // there, `UPDATE_CONSTANTS=1 cargo test --test constants` rewrites this file.\n\n",
+    );
+    let mut line = |doc: &str, name: &str, value: String| {
+        writeln!(out, "/** {doc} */\nexport const {name} = {value};\n").unwrap();
+    };
+    line(
+        "The `_meta` key of a tool result that carries the sealed token.",
+        "STATE_META_KEY",
+        js(mcp_sealed_state::STATE_META_KEY),
+    );
+    line(
+        "The one message of every token failure. It never says which check failed.",
+        "SEALED_STATE_INVALID_MESSAGE",
+        js(mcp_sealed_state::SEALED_STATE_INVALID_MESSAGE),
+    );
+    let mut reasons = vec!["undefined".to_owned()];
+    for (i, r) in Reason::ALL.iter().enumerate() {
+        assert_eq!(usize::from(r.code()), i + 1, "reason codes are 1, 2, ...");
+        reasons.push(js(r.as_str()));
+    }
+    line(
+        "Reason names by the code the wasm core reports.",
+        "REASONS",
+        format!("Object.freeze([{}])", reasons.join(", ")),
+    );
+    line(
+        "Default token lifetime, seconds.",
+        "DEFAULT_TTL_SECONDS",
+        codec::DEFAULT_TTL_SECONDS.to_string(),
+    );
+    line(
+        "Default size limit of a token, bytes.",
+        "DEFAULT_MAX_TOKEN_BYTES",
+        codec::DEFAULT_MAX_TOKEN_BYTES.to_string(),
+    );
+    line(
+        "Shortest key, bytes.",
+        "MIN_KEY_BYTES",
+        keys::MIN_KEY_BYTES.to_string(),
+    );
+    line(
+        "Longest token the unverified reader reads, bytes (a token is ASCII, so also chars).",
+        "MAX_READ_CHARS",
+        reader::MAX_READ_BYTES.to_string(),
+    );
+    line(
+        "Characters of a token's MAC part (base64url of 32 bytes).",
+        "MAC_CHARS",
+        mcp_sealed_state::internals::wire::MAC_CHARS.to_string(),
+    );
+    line(
+        "ng-mcp-ui's stable message, which widgets also read as \"expired, start over\".",
+        "NG_MCP_UI_INVALID_MESSAGE",
+        js(reader::NG_MCP_UI_INVALID_MESSAGE),
+    );
+    line(
+        "Largest clock either way from the epoch, ms (a JS Date's range).",
+        "MAX_CLOCK_MS",
+        format!("{}", clock::MAX_CLOCK_MS as i64),
+    );
+    line(
+        "Logged once when a codec runs on the ephemeral development key.",
+        "EPHEMERAL_KEY_WARNING",
+        js(keys::EPHEMERAL_KEY_WARNING),
+    );
+    line(
+        "The MCP Apps request that saves view state.",
+        "SET_VIEW_STATE_METHOD",
+        js(view_state::SET_VIEW_STATE_METHOD),
+    );
+    line(
+        "JSON-RPC error codes of `ui/set-view-state`.",
+        "VIEW_STATE_ERROR_CODES",
+        format!(
+            "Object.freeze({{ INVALID_PARAMS: {}, INTERNAL_ERROR: {}, METHOD_NOT_FOUND: {} }})",
+            view_state::ERR_INVALID_PARAMS,
+            view_state::ERR_INTERNAL,
+            view_state::ERR_METHOD_NOT_FOUND
+        ),
+    );
+    line(
+        "Operation codes and statuses of the edge build's sealIo/openIo (src/bindings/protocol.rs).",
+        "IO",
+        format!(
+            "Object.freeze({{ VIEW: {}, REQUEST_STATE: {}, RAW: {}, BAD_INPUT: {}, UNKNOWN_OP: {}, INVALID_CLOCK: {}, OUT_OF_MEMORY: {}, PAYLOAD_NOT_JSON: {}, TOKEN_TOO_LARGE: {} }})",
+            io::OP_VIEW,
+            io::OP_REQUEST_STATE,
+            io::OP_RAW,
+            io::STATUS_BAD_INPUT,
+            io::STATUS_UNKNOWN_OP,
+            io::STATUS_INVALID_CLOCK,
+            io::STATUS_OUT_OF_MEMORY,
+            io::STATUS_PAYLOAD_NOT_JSON,
+            io::STATUS_TOKEN_TOO_LARGE
+        ),
+    );
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}
+
+fn template(file: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("pkg-template")
+        .join(file)
+}
+
+#[test]
+fn constants_js_is_rendered_from_the_core() {
+    let path = template("constants.js");
+    let want = render();
+    if std::env::var_os("UPDATE_CONSTANTS").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "pkg-template/constants.js is stale; rewrite it with UPDATE_CONSTANTS=1 cargo test --test constants\n--- want ---\n{want}"
+    );
+}
+
+#[test]
+fn the_glue_keeps_no_copy_of_its_own() {
+    // Texts and numbers that would mean a second source if they reappeared.
+    let copies = [
+        mcp_sealed_state::SEALED_STATE_INVALID_MESSAGE.to_owned(),
+        format!("= {}", js(mcp_sealed_state::STATE_META_KEY)),
+        "256 * 1024".to_owned(),
+        codec::DEFAULT_MAX_TOKEN_BYTES.to_string(),
+        "1 << 20".to_owned(),
+        "600".to_owned(),
+        "no key configured".to_owned(),
+        js(view_state::SET_VIEW_STATE_METHOD),
+        ": -32602".to_owned(),
+        ": -32603".to_owned(),
+        "sealed state is invalid or expired\"".to_owned(),
+        "= 43".to_owned(),
+    ];
+    for file in [
+        "common.js",
+        "edge/api.js",
+        "edge/request-state-codec.js",
+        "widget/token.js",
+        "widget/read-js.js",
+        "widget/view-state.js",
+    ] {
+        let text = std::fs::read_to_string(template(file)).unwrap();
+        for copy in &copies {
+            assert!(
+                !text.contains(copy.as_str()),
+                "pkg-template/{file} has its own copy of {copy}: import it from constants.js"
+            );
+        }
+    }
+}
