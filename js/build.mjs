@@ -120,9 +120,7 @@ async function bundleNodeEntries(pkg) {
   const shareCommon = {
     name: "share-common-and-wasm",
     setup(build) {
-      build.onResolve({ filter: /\.js$/ }, (args) =>
-        shared.includes(join(args.resolveDir, args.path)) ? { path: args.path, external: true } : undefined,
-      );
+      build.onResolve({ filter: /\.js$/ }, (args) => (shared.includes(join(args.resolveDir, args.path)) ? { path: args.path, external: true } : undefined));
     },
   };
   for (const { name } of BUILDS) {

@@ -118,7 +118,7 @@ const UNICODE_MIXED = {
 
 // ~4 KiB of mixed text, deterministic.
 function makeText4k() {
-  const words = ["alpha", "βήτα", "гамма", "délta", "ε", "ζήτα", "漢字", "🎲", "שלום", "naïve", "\"q\"", "back\\slash"];
+  const words = ["alpha", "βήτα", "гамма", "délta", "ε", "ζήτα", "漢字", "🎲", "שלום", "naïve", '"q"', "back\\slash"];
   const parts = [];
   let bytes = 0;
   for (let i = 0; bytes < 4096; i++) {
@@ -160,8 +160,7 @@ const LARGE_64K = makeLarge64k();
 // unbound codec), tool (requestState only), payload.
 
 const specs = [];
-const add = (s) =>
-  specs.push({ key: KEYS.ascii1, nowMs: NOW_A, ttlSeconds: 600, bind: null, tool: null, ...s });
+const add = (s) => specs.push({ key: KEYS.ascii1, nowMs: NOW_A, ttlSeconds: 600, bind: null, tool: null, ...s });
 
 // --- raw, unbound: the value space of payloads -----------------------------
 add({ name: "raw-tictactoe", kind: "raw", payload: TICTACTOE });
@@ -184,7 +183,7 @@ add({ name: "raw-unicode-combining-marks", kind: "raw", payload: "Ze\u0301\u0301
 add({ name: "raw-unicode-rtl", kind: "raw", payload: "\u202bمرحبا\u202c שלום עולם", key: KEYS.hex32 });
 add({ name: "raw-line-paragraph-separators", kind: "raw", payload: "a\u2028b\u2029c" });
 add({ name: "raw-control-chars", kind: "raw", payload: "\u0000\u0001\b\t\n\u000b\f\r\u001f\u007f\u0085", key: KEYS.ascii2 });
-add({ name: "raw-quotes-backslashes", kind: "raw", payload: { "q\"k": "say \"hi\" \\ back\\\\slash / \\u0000" } });
+add({ name: "raw-quotes-backslashes", kind: "raw", payload: { 'q"k': 'say "hi" \\ back\\\\slash / \\u0000' } });
 add({ name: "raw-lone-surrogate", kind: "raw", payload: "\ud800" });
 add({ name: "raw-lone-surrogates-mixed", kind: "raw", payload: { hi: "x\ud800y", lo: "\udc00", swapped: "\udc00\ud800", ["\udfff"]: 1 }, key: KEYS.unicode });
 add({ name: "raw-4kib", kind: "raw", payload: TEXT_4K, key: KEYS.hex100 });
@@ -220,7 +219,7 @@ add({ name: "rs-move-tictactoe", kind: "requestState", payload: TICTACTOE, tool:
 add({ name: "rs-start-null", kind: "requestState", payload: null, tool: "start" });
 add({ name: "rs-tool-with-spaces", kind: "requestState", payload: { step: 2 }, tool: "tool with spaces", key: KEYS.ascii2 });
 add({ name: "rs-unicode-tool", kind: "requestState", payload: 1e21, tool: "ünïcødé-tool", key: KEYS.unicode });
-add({ name: "rs-quote-tool", kind: "requestState", payload: "q", tool: "say \"hi\"\\now", key: KEYS.hex32 });
+add({ name: "rs-quote-tool", kind: "requestState", payload: "q", tool: 'say "hi"\\now', key: KEYS.hex32 });
 add({ name: "rs-lone-surrogate", kind: "requestState", payload: { s: "\ud800!" }, tool: "move", key: KEYS.hex64 });
 add({ name: "rs-ttl-1-clock-b", kind: "requestState", payload: -273.15, tool: "start", ttlSeconds: 1, nowMs: NOW_B });
 
@@ -229,7 +228,16 @@ add({ name: "rs-bound-move", kind: "requestState", payload: TICTACTOE, tool: "mo
 add({ name: "rs-bound-unicode", kind: "requestState", payload: UNICODE_MIXED, tool: "ünïcødé-tool", bind: "用户-é-🙂", key: KEYS.unicode });
 add({ name: "rs-bound-empty-bind", kind: "requestState", payload: "true", tool: "start", bind: "", key: KEYS.ascii32 });
 add({ name: "rs-bound-4kib-ttl-0", kind: "requestState", payload: TEXT_4K, tool: "tool with spaces", bind: "user-42", ttlSeconds: 0, key: KEYS.hex100 });
-add({ name: "rs-bound-quote-tool-clock-b", kind: "requestState", payload: { board: [0, 0, 0, 0, 0, 0, 0, 0, 0], turn: 1 }, tool: "\"quoted\"", bind: "principal \"with\" quotes\\", nowMs: NOW_B, ttlSeconds: 86400, key: KEYS.hex64 });
+add({
+  name: "rs-bound-quote-tool-clock-b",
+  kind: "requestState",
+  payload: { board: [0, 0, 0, 0, 0, 0, 0, 0, 0], turn: 1 },
+  tool: '"quoted"',
+  bind: 'principal "with" quotes\\',
+  nowMs: NOW_B,
+  ttlSeconds: 86400,
+  key: KEYS.hex64,
+});
 
 // ---------------------------------------------------------------------------
 // Mint
@@ -354,7 +362,12 @@ for (let i = 0; i < written.vectors.length; i++) {
     ok(Number.isSafeInteger(v.exp), "integer exp");
     let expected = `{"p":${inner},"exp":${v.exp}`;
     if (v.bind !== null) {
-      const tag = b64url(createHmac("sha256", kb).update(Buffer.from("mcp.requestState.bind:" + v.bind, "utf8")).digest().subarray(0, 16));
+      const tag = b64url(
+        createHmac("sha256", kb)
+          .update(Buffer.from("mcp.requestState.bind:" + v.bind, "utf8"))
+          .digest()
+          .subarray(0, 16),
+      );
       strictEqual(tag.length, 22, "bind tag length");
       expected += `,"b":"${tag}"`;
     }
@@ -365,7 +378,15 @@ for (let i = 0; i < written.vectors.length; i++) {
     strictEqual(body, b64url(Buffer.from(expected, "utf8")), "body encoding");
 
     // 4. MAC recomputed independently.
-    strictEqual(mac, b64url(createHmac("sha256", kb).update("v1." + body, "utf8").digest()), "independent MAC");
+    strictEqual(
+      mac,
+      b64url(
+        createHmac("sha256", kb)
+          .update("v1." + body, "utf8")
+          .digest(),
+      ),
+      "independent MAC",
+    );
 
     mod3[bodyBytes.length % 3]++;
     perKind[v.kind] ??= { total: 0, unbound: 0, bound: 0, mod3: [0, 0, 0] };

@@ -298,14 +298,21 @@ async function main() {
     console.log(JSON.stringify({ ...summary, ok: !failed }, null, 2));
   } else {
     const kib = (b) => `${b} B (${(b / 1024).toFixed(0)} KiB)`;
-    const fmt = (o) => Object.entries(o).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
-    console.log(`soak: ${summary.cycles.toLocaleString("en-US")} seal+open cycles in one workerd isolate (${summary.isolates} isolate seen), ${summary.seconds} s, ${summary.cyclesPerSecond.toLocaleString("en-US")} cycles/s`);
+    const fmt = (o) =>
+      Object.entries(o)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ") || "none";
+    console.log(
+      `soak: ${summary.cycles.toLocaleString("en-US")} seal+open cycles in one workerd isolate (${summary.isolates} isolate seen), ${summary.seconds} s, ${summary.cyclesPerSecond.toLocaleString("en-US")} cycles/s`,
+    );
     console.log(`  good opens:  ${summary.goodOpened.toLocaleString("en-US")} opened to their payload; refused: ${fmt(summary.goodRefused)}; mismatches: ${summary.mismatches}`);
     console.log(`  bad opens:   ${summary.badOpens.toLocaleString("en-US")}, refused ${summary.badRefused.toLocaleString("en-US")} with the stable error; accepted: ${fmt(summary.badAccepted)}`);
     console.log(`    by reason: ${fmt(summary.badByReason)}`);
     console.log(`    by kind:   ${fmt(Object.fromEntries(Object.entries(summary.badByKind).filter(([k]) => k.includes("->"))))}`);
     console.log(`  traps (WebAssembly.RuntimeError): ${summary.traps}; other escaped errors: ${fmt(summary.escaped)}; canary failures: ${summary.canaryFailures}`);
-    console.log(`  wasm memory: start ${kib(m.atStart)}, after first batch ${kib(m.afterFirstBatch)}, max ${kib(m.max)}, end ${kib(m.atEnd)} -> ${grewAfterWarmup ? "GREW after warm-up" : "flat after warm-up"}`);
+    console.log(
+      `  wasm memory: start ${kib(m.atStart)}, after first batch ${kib(m.afterFirstBatch)}, max ${kib(m.max)}, end ${kib(m.atEnd)} -> ${grewAfterWarmup ? "GREW after warm-up" : "flat after warm-up"}`,
+    );
     console.log(`  transient codecs made and freed: ${summary.transientCodecs}`);
     console.log(failed ? "FAILED" : "ok");
   }

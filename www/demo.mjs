@@ -111,9 +111,7 @@ async function main() {
     const servers = [];
     for (let i = 0; i < opts.instances; i++) {
       const instance = String.fromCharCode(97 + (i % 26));
-      const s = await withPortFallback(opts.mcpPort === 0 ? 0 : opts.mcpPort + i, (port) =>
-        startServer({ port, key, ttlSeconds: opts.ttl, instance, build }),
-      );
+      const s = await withPortFallback(opts.mcpPort === 0 ? 0 : opts.mcpPort + i, (port) => startServer({ port, key, ttlSeconds: opts.ttl, instance, build }));
       disposers.push(() => s.dispose());
       servers.push(s);
     }

@@ -87,7 +87,10 @@ export async function coldWorkerd(log) {
   const built = {};
   for (const name of Object.keys(SOURCES)) built[name] = await bundle(name);
 
-  const workers = [["warm", "warm"], ["clock", "clock"]];
+  const workers = [
+    ["warm", "warm"],
+    ["clock", "clock"],
+  ];
   for (let i = 0; i < PER_RUN; i++) for (const kind of ["base", "seal", "lazy"]) workers.push([`${kind}${i}`, kind]);
   const runs = [];
   for (let run = 0; run < RUNS; run++) {
@@ -153,7 +156,9 @@ export async function coldWorkerd(log) {
       ? "clock check: performance.now() did not move across a busy loop (frozen without I/O), so the figures are Node-side: first request to a sealing worker minus first request to a worker that does not seal, same workerd process"
       : `clock check: performance.now() moved ${fmt(m((r) => r.clock.clockMovedMs))} across a busy loop with no I/O (in steps of ${m((r) => r.clock.smallestStepMs)} ms), so this workerd (Miniflare's local build) does not freeze it: the figures are read inside the worker, in whole milliseconds`,
     `**first seal** in the first isolate of a fresh workerd process (static import; the request builds a StateCodec and seals 38 B): median of ${firsts.length} processes **${fmt(firstSealMs)}**` +
-      (frozen ? "" : ` in the worker (readings ${firsts.map((r) => r.first.seal.inWorkerMs).join(", ")} ms); cross-check from Node, that request − the first request to a worker that does not seal: median ${fmt(nodeSideMs)}`),
+      (frozen
+        ? ""
+        : ` in the worker (readings ${firsts.map((r) => r.first.seal.inWorkerMs).join(", ")} ms); cross-check from Node, that request − the first request to a worker that does not seal: median ${fmt(nodeSideMs)}`),
     `later fresh isolates in the same process (V8 shares the compiled wasm code): first seal ${frozen ? "n/a" : fmt(trimmedMean((r) => r.first.seal.inWorkerMs, later))}, and with \`await import("mcp-sealed-state")\` inside the request (glue evaluation + wasm instantiation + codec + seal) ${frozen ? "n/a" : fmt(trimmedMean((r) => r.first.lazy.inWorkerMs, later))} (trimmed means of ${later.length} whole-ms readings)`,
     `for scale: the first request to a fresh isolate that does not seal takes ${fmt(m((r) => r.first.base.ms))} from Node and back; the second seal in a warm isolate reads ${fmt(m((r) => r.second.seal.inWorkerMs, runs))} in the worker`,
     `workerd process start to ready (${workers.length} workers; seal bundle ${built.seal.bytes} B + ${built.seal.modules[1].contents.length} B wasm): ${m((r) => r.readyMs).toFixed(0)} ms`,

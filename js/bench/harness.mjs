@@ -88,4 +88,3 @@ export async function timeRows(rows) {
     return { usPerOp: us, opsPerSec: 1e6 / us, wallUsPerOp: median(wall), reps: cpu.length, batch: n, spread: (Math.max(...cpu) - Math.min(...cpu)) / us };
   });
 }
-

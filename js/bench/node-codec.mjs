@@ -57,7 +57,9 @@ export class NodeCryptoCodec {
   }
 
   #bindTag(value) {
-    return this.#mac(BIND_LABEL + value).subarray(0, 16).toString("base64url");
+    return this.#mac(BIND_LABEL + value)
+      .subarray(0, 16)
+      .toString("base64url");
   }
 
   #make(p, bind) {

@@ -7,7 +7,7 @@ export const SMALL_JSON = '{"board":[0,0,0,0,0,0,0,0,0],"turn":1}';
 function grown(targetBytes) {
   const state = { board: [0, 1, 2, 0, 1, 2, 0, 1, 2], turn: 7, player: "user-42", history: [] };
   let seed = 42;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"];
   for (let i = 0; ; i++) {
     const move = {

@@ -78,13 +78,27 @@ export function targets({ results, sizes, cold }) {
     const n = cold.node;
     const d = n.ours.median - n.bare.median;
     const cpu = n.ours.cpuMedian !== undefined ? `; CPU ${(n.ours.cpuMedian - n.bare.cpuMedian).toFixed(0)} ms` : "";
-    row("Node: import + first seal − bare `node -e 0` (wall, median)", fmtMs(d), d / 10, "≤ 10 ms (ratio = delta / 10 ms)", d <= 10, `of which Node's own ESM loader ${fmtMs(n.esm.median - n.bare.median)}${cpu}`);
+    row(
+      "Node: import + first seal − bare `node -e 0` (wall, median)",
+      fmtMs(d),
+      d / 10,
+      "≤ 10 ms (ratio = delta / 10 ms)",
+      d <= 10,
+      `of which Node's own ESM loader ${fmtMs(n.esm.median - n.bare.median)}${cpu}`,
+    );
   }
   if (cold?.widget) {
     const w = cold.widget;
     const vite = w.bundles.find((b) => b.name === "vite");
     const worst = w.bundles.reduce((a, b) => (b.added.gzip > a.added.gzip ? b : a));
-    row("widget entry added to a one-file View (Vite + singlefile), gzip", kib(vite.added.gzip), vite.added.gzip / (20 * 1024), "≤ 20 KiB (ratio = size / budget)", vite.added.gzip <= 20 * 1024, `${vite.added.raw} B raw; largest: ${worst.name} ${kib(worst.added.gzip)}`);
+    row(
+      "widget entry added to a one-file View (Vite + singlefile), gzip",
+      kib(vite.added.gzip),
+      vite.added.gzip / (20 * 1024),
+      "≤ 20 KiB (ratio = size / budget)",
+      vite.added.gzip <= 20 * 1024,
+      `${vite.added.raw} B raw; largest: ${worst.name} ${kib(worst.added.gzip)}`,
+    );
     for (const [name, ms, note] of [
       ["js", w.first.js, "the JS twin serves the first call on every page"],
       ["wasm", w.first.wasm, "first call after init() resolved, with 'wasm-unsafe-eval'"],
@@ -151,7 +165,9 @@ export function markdown({ results, hash, sizes, cold, targetRows, machineLine, 
     out.push("");
     out.push("| what | MB/s |");
     out.push("|---|---:|");
-    out.push(`| ours, in wasm: HMAC-SHA256 of a ${hash.bytes} B bind value (seal with it − seal with a 1 B one = ${fmtUs(hash.oursDeltaUs)} µs; includes copying it into wasm and its UTF-8 check, so a lower bound for SHA-256 itself) | ${hash.oursMBs.toFixed(0)} |`);
+    out.push(
+      `| ours, in wasm: HMAC-SHA256 of a ${hash.bytes} B bind value (seal with it − seal with a 1 B one = ${fmtUs(hash.oursDeltaUs)} µs; includes copying it into wasm and its UTF-8 check, so a lower bound for SHA-256 itself) | ${hash.oursMBs.toFixed(0)} |`,
+    );
     out.push(`| node:crypto createHash("sha256") over ${hash.bytes} B (OpenSSL${machineLine.includes("SHA-NI") ? ", SHA-NI" : ""}) | ${hash.nodeSha256MBs.toFixed(0)} |`);
     out.push(`| node:crypto createHmac("sha256") over a ${hash.bytes}-char string | ${hash.nodeHmacMBs.toFixed(0)} |`);
   }
@@ -178,7 +194,9 @@ export function markdown({ results, hash, sizes, cold, targetRows, machineLine, 
       const cpuDelta = (c) => (c.cpuMedian === undefined || n.bare.cpuMedian === undefined ? "n/a" : `${(c.cpuMedian - n.bare.cpuMedian).toFixed(0)} ms`);
       for (const c of n.commands) {
         const bare = c === n.bare;
-        out.push(`| ${c.label} | ${fmtMs(c.median)} | ${bare ? "" : fmtMs(c.median - n.bare.median)} | ${fmtMs(c.min)} | ${bare ? "" : fmtMs(c.min - n.bare.min)} | ${cpu(c)} | ${bare ? "" : cpuDelta(c)} |`);
+        out.push(
+          `| ${c.label} | ${fmtMs(c.median)} | ${bare ? "" : fmtMs(c.median - n.bare.median)} | ${fmtMs(c.min)} | ${bare ? "" : fmtMs(c.min - n.bare.min)} | ${cpu(c)} | ${bare ? "" : cpuDelta(c)} |`,
+        );
       }
     }
     if (cold.workerd) {
@@ -191,7 +209,9 @@ export function markdown({ results, hash, sizes, cold, targetRows, machineLine, 
     if (cold.widget) {
       const w = cold.widget;
       out.push("");
-      out.push(`Chromium ${w.version} (headless): \`mcp-sealed-state/widget\` in one-file Views built from the packed tarball (js/bundlers.mjs), run in a sandboxed srcdoc iframe under \`connect-src 'none'\`. Bytes the widget adds: the View's one file minus the same View without the widget.`);
+      out.push(
+        `Chromium ${w.version} (headless): \`mcp-sealed-state/widget\` in one-file Views built from the packed tarball (js/bundlers.mjs), run in a sandboxed srcdoc iframe under \`connect-src 'none'\`. Bytes the widget adds: the View's one file minus the same View without the widget.`,
+      );
       out.push("");
       out.push("| bundler | one-file View, raw | gzip -9 | added by the widget, raw | gzip -9 |");
       out.push("|---|---:|---:|---:|---:|");
@@ -210,7 +230,9 @@ export function markdown({ results, hash, sizes, cold, targetRows, machineLine, 
       out.push("");
       out.push(`Chromium ${c.version} (headless), the packed package served from 127.0.0.1, each figure the median of ${c.runs} fresh browser contexts (own HTTP and code cache):`);
       out.push("");
-      out.push("| build | wasm-bindgen `init()` given the bytes (compile + instantiate) | `init()` given the URL (fetch + streaming compile + instantiate) | `import()` of the browser entry, then `await init()` (its JS modules, then the wasm ready) |");
+      out.push(
+        "| build | wasm-bindgen `init()` given the bytes (compile + instantiate) | `init()` given the URL (fetch + streaming compile + instantiate) | `import()` of the browser entry, then `await init()` (its JS modules, then the wasm ready) |",
+      );
       out.push("|---|---:|---:|---:|");
       for (const r of c.rows) out.push(`| ${r.name} (${kib(r.gzip)} gz) | ${fmtMs(r.instantiateMs)} | ${fmtMs(r.initMs)} | ${fmtMs(r.entryMs)} |`);
     }

@@ -17,7 +17,10 @@ const ROOT = join(JS, "..");
 
 const args = process.argv.slice(2);
 const noBuild = args.includes("--no-build");
-const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const only = args
+  .find((a) => a.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
 const want = (part) => !only || only.includes(part);
 const log = (...xs) => console.error(...xs);
 
@@ -98,7 +101,10 @@ if (!only) {
   const text = readFileSync(readme, "utf8");
   const marked = /(<!-- bench:start -->\n)[\s\S]*?(\n<!-- bench:end -->)/;
   if (marked.test(text)) {
-    writeFileSync(readme, text.replace(marked, (_, start, end) => `${start}${readmeSummary({ targetRows, machineLine })}${end}`));
+    writeFileSync(
+      readme,
+      text.replace(marked, (_, start, end) => `${start}${readmeSummary({ targetRows, machineLine })}${end}`),
+    );
     log(`updated the figures in ${readme}`);
   }
 } else {

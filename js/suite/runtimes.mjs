@@ -184,7 +184,14 @@ export default { async fetch() { return Response.json(await run()); } };`;
     const res = await mf.dispatchFetch("http://suite.local/");
     const text = await res.text();
     if (res.status !== 200) throw new Error(`workerd answered ${res.status}: ${text}\n${JSON.stringify(logs)}`);
-    return { ...JSON.parse(text), entry: built.wasm.map((f) => relative(dir, f)).sort().join(","), logs };
+    return {
+      ...JSON.parse(text),
+      entry: built.wasm
+        .map((f) => relative(dir, f))
+        .sort()
+        .join(","),
+      logs,
+    };
   } finally {
     await mf.dispose();
   }
@@ -249,9 +256,11 @@ export async function runChromium(dir) {
     page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
     page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
     await page.goto(new URL("index.html", server.url).href);
-    const handle = await page.waitForFunction(() => window.suiteSummary, undefined, { timeout: 120_000, polling: 50 }).catch((e) => {
-      throw new Error(`the suite did not finish in Chromium: ${e.message}\n${problems.join("\n")}`);
-    });
+    const handle = await page
+      .waitForFunction(() => window.suiteSummary, undefined, { timeout: 120_000, polling: 50 })
+      .catch((e) => {
+        throw new Error(`the suite did not finish in Chromium: ${e.message}\n${problems.join("\n")}`);
+      });
     const summary = await handle.jsonValue();
     return { ...summary, entry: importMap.imports["mcp-sealed-state"], problems, version: browser.version() };
   } finally {

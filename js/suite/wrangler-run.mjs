@@ -94,12 +94,35 @@ async function dryRun(dir) {
   if (code !== 0) throw new Error(`wrangler deploy --dry-run exited ${code}:\n${out.stdout}${out.stderr}`);
   const files = readdirSync(join(dir, "dist")).sort();
   const bundle = readFileSync(join(dir, "dist/worker.js"), "utf8");
-  return { output: out.stdout + out.stderr, files, bundleBytes: bundle.length, readsFiles: /readFileSync|node:fs/.test(bundle), importsWasm: [...bundle.matchAll(/from\s+"([^"]+\.wasm)"/g)].map((m) => m[1]) };
+  return {
+    output: out.stdout + out.stderr,
+    files,
+    bundleBytes: bundle.length,
+    readsFiles: /readFileSync|node:fs/.test(bundle),
+    importsWasm: [...bundle.matchAll(/from\s+"([^"]+\.wasm)"/g)].map((m) => m[1]),
+  };
 }
 
 async function dev(dir) {
   const [port, inspectorPort] = [await freePort(), await freePort()];
-  const args = ["dev", "src/dev.js", "--name", "suite-wrangler", "--compatibility-date", COMPATIBILITY_DATE, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--local", "--show-interactive-dev-session=false", "--log-level", "warn"];
+  const args = [
+    "dev",
+    "src/dev.js",
+    "--name",
+    "suite-wrangler",
+    "--compatibility-date",
+    COMPATIBILITY_DATE,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspectorPort),
+    "--local",
+    "--show-interactive-dev-session=false",
+    "--log-level",
+    "warn",
+  ];
   const child = wrangler(args, dir);
   const out = collect(child);
   const exited = new Promise((resolve) => child.on("close", (code) => resolve(code)));
@@ -111,7 +134,10 @@ async function dev(dir) {
     for (let i = 0; i < 600 && seal === undefined; i++) {
       const done = await Promise.race([exited.then((code) => ({ code })), new Promise((resolve) => setTimeout(resolve, 100))]);
       if (done) throw new Error(`wrangler dev exited ${done.code} before answering:\n${out.stdout}${out.stderr}`);
-      seal = await fetch(`${base}/seal?n=7`).then((r) => (r.ok ? r.json() : undefined), () => undefined);
+      seal = await fetch(`${base}/seal?n=7`).then(
+        (r) => (r.ok ? r.json() : undefined),
+        () => undefined,
+      );
     }
     if (seal === undefined) throw new Error(`wrangler dev never answered on ${base}:\n${out.stdout}${out.stderr}`);
     const token = seal._meta["ng-mcp-ui/state"];
@@ -120,7 +146,14 @@ async function dev(dir) {
       return { status: r.status, body: await r.json() };
     };
     const suite = await (await fetch(`${base}/suite`)).json();
-    return { seal, suite, opened: await open("alice"), otherUser: await open("bob"), tampered: await open("alice", `${token.slice(0, -2)}${token.endsWith("AA") ? "BA" : "AA"}`), output: out.stdout + out.stderr };
+    return {
+      seal,
+      suite,
+      opened: await open("alice"),
+      otherUser: await open("bob"),
+      tampered: await open("alice", `${token.slice(0, -2)}${token.endsWith("AA") ? "BA" : "AA"}`),
+      output: out.stdout + out.stderr,
+    };
   } finally {
     child.kill("SIGTERM");
     await exited;

@@ -39,9 +39,7 @@ before(async () => {
   writeFileSync(join(dir, "src/dev.js"), DEV_WORKER);
   expectedTests = (await runNode20(dir)).names.sort();
   edge = await import(join(dir, "node_modules/mcp-sealed-state/edge/node.js"));
-  const [file, args] = isolated
-    ? ["unshare", ["--net", "sh", "-c", 'ip link set lo up && exec "$0" "$@"', process.execPath, RUNNER, dir]]
-    : [process.execPath, [RUNNER, dir]];
+  const [file, args] = isolated ? ["unshare", ["--net", "sh", "-c", 'ip link set lo up && exec "$0" "$@"', process.execPath, RUNNER, dir]] : [process.execPath, [RUNNER, dir]];
   const { stdout } = await execFileP(file, args, { timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
   const line = stdout.split("\n").find((l) => l.startsWith("WRANGLER-RESULT "));
   assert.ok(line, stdout);
@@ -56,7 +54,10 @@ test(`wrangler ${version} deploy --dry-run bundles the Worker with the workerd e
   // One wasm module, the edge build's (the main entry serves the reader too), beside the bundle.
   assert.equal(dryRun.importsWasm.length, 1, `wasm imports: ${dryRun.importsWasm}`);
   assert.match(dryRun.importsWasm[0], /^\.\/[0-9a-f]+-edge_bg\.wasm$/);
-  assert.deepEqual(dryRun.files.filter((f) => f.endsWith(".wasm")), [dryRun.importsWasm[0].slice(2)]);
+  assert.deepEqual(
+    dryRun.files.filter((f) => f.endsWith(".wasm")),
+    [dryRun.importsWasm[0].slice(2)],
+  );
 });
 
 test(`wrangler ${version} dev serves it on 127.0.0.1: seal, open, refusals with the stable message`, () => {

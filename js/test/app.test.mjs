@@ -132,8 +132,18 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
   });
 
   const unreadable = {
-    "load() throws": () => ({ load: () => { throw new Error("disk on fire"); }, save: async () => {} }),
-    "load() rejects": () => ({ load: async () => { throw new Error("store down"); }, save: async () => {} }),
+    "load() throws": () => ({
+      load: () => {
+        throw new Error("disk on fire");
+      },
+      save: async () => {},
+    }),
+    "load() rejects": () => ({
+      load: async () => {
+        throw new Error("store down");
+      },
+      save: async () => {},
+    }),
     "load() hangs": () => ({ load: never, save: async () => {} }),
     "an array is stored": () => ({ load: async () => [1, 2], save: async () => {} }),
     "a string is stored": () => ({ load: () => "text", save: async () => {} }),

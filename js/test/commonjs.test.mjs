@@ -41,7 +41,11 @@ import("mcp-sealed-state").then((esm) => {
 });
 `;
 
-for (const [label, node] of [[`Node ${process.versions.node} (this machine's)`, process.execPath], ["Node 22 (npm node)", NODE22], ["Bun (npm bun)", BUN]]) {
+for (const [label, node] of [
+  [`Node ${process.versions.node} (this machine's)`, process.execPath],
+  ["Node 22 (npm node)", NODE22],
+  ["Bun (npm bun)", BUN],
+]) {
   test(`require() in ${label}: the "node" ES module, one instance with import, no warning`, async () => {
     writeFileSync(join(project, "main.js"), program);
     const { stdout, stderr } = await execFileP(node, ["main.js"], { cwd: project });

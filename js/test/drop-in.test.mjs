@@ -95,7 +95,10 @@ describe("1. every token the SDK refuses, we refuse with the SDK's message", asy
   const future = (S0 + 601) * 1000;
 
   test("the tokens under test are the same from both codecs", async () => {
-    for (const [options, ctx, token] of [[{ key: KEY }, undefined, good], [{ key: KEY, bind: bindUser }, alice, bound]]) {
+    for (const [options, ctx, token] of [
+      [{ key: KEY }, undefined, good],
+      [{ key: KEY, bind: bindUser }, alice, bound],
+    ]) {
       const [a, b] = await side(options, (c) => c.mint(envelopeOf(token).p, ctx));
       assert.equal(a, token);
       assert.equal(b, token);
@@ -177,8 +180,15 @@ describe("1. every token the SDK refuses, we refuse with the SDK's message", asy
 
   test("StateCodec and SealedStateError keep the one stable message", () => {
     const c = new ours.StateCodec({ key: KEY, now: () => T0 });
-    for (const [token, reason] of [[`v1.${swap(body, 0)}.${mac}`, "mac"], ["garbage", "malformed"], [bound, "bind"]]) {
-      assert.throws(() => c.verify(token), (e) => e instanceof ours.SealedStateError && e.message === ours.SEALED_STATE_INVALID_MESSAGE && e.reason === reason);
+    for (const [token, reason] of [
+      [`v1.${swap(body, 0)}.${mac}`, "mac"],
+      ["garbage", "malformed"],
+      [bound, "bind"],
+    ]) {
+      assert.throws(
+        () => c.verify(token),
+        (e) => e instanceof ours.SealedStateError && e.message === ours.SEALED_STATE_INVALID_MESSAGE && e.reason === reason,
+      );
     }
     assert.throws(() => new ours.StateCodec({ key: KEY, now: () => future }).verify(good), { message: ours.SEALED_STATE_INVALID_MESSAGE, reason: "expired" });
   });
@@ -266,7 +276,10 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
         const [viaTyped] = await mints({ key }, [1]);
         const [viaBytes] = await mints({ key: asBytes }, [1]);
         assert.equal(viaTyped, viaBytes);
-        assert.throws(() => new ours.StateCodec({ key }), (e) => e instanceof TypeError && e.message.includes(`not a ${Kind.name}`));
+        assert.throws(
+          () => new ours.StateCodec({ key }),
+          (e) => e instanceof TypeError && e.message.includes(`not a ${Kind.name}`),
+        );
       },
     })),
     {
@@ -334,7 +347,7 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
     {
       input: "payload: undefined",
       sdk: 'mints an envelope without "p" ({"exp":N}); verify resolves undefined',
-      ours: "mint rejects with a TypeError; verify refuses the SDK's token as \"malformed\"",
+      ours: 'mint rejects with a TypeError; verify refuses the SDK\'s token as "malformed"',
       why: 'the wasm core always writes "p" and requires it on opening (SPEC: "JSON object with p and integer exp"); a raw envelope without "p" needs a core change',
       check: async () => {
         const [theirs, mine] = await sideOutcomes({ key: KEY }, (c) => c.mint(undefined));
@@ -390,7 +403,23 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
         const cycle = { a: 1 };
         cycle.self = cycle;
         class Boom extends Error {}
-        const payloads = [cycle, { n: 10n }, 10n, { nested: { toJSON: () => { throw new Boom("no"); } } }, { toJSON: () => { throw new Boom("top"); } }];
+        const payloads = [
+          cycle,
+          { n: 10n },
+          10n,
+          {
+            nested: {
+              toJSON: () => {
+                throw new Boom("no");
+              },
+            },
+          },
+          {
+            toJSON: () => {
+              throw new Boom("top");
+            },
+          },
+        ];
         for (const payload of payloads) {
           const [theirs, mine] = await sideOutcomes({ key: KEY }, (c) => c.mint(payload));
           assert.ok(theirs.error, "the SDK rejects");
@@ -460,8 +489,8 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
     {
       input: "ttlSeconds: 2**60 (exp past 2**53)",
       sdk: "accepted; exp is the rounded double sum",
-      ours: "accepted; exp is the exact integer sum, so tokens differ in exp's last digits; each opens the other's",
-      why: "the core adds in 64-bit integers, JS in doubles; no SDK token expires before the year 10^10 either way",
+      ours: "accepted; the ttl is capped at 2**53-1 seconds, so tokens differ in exp; each opens the other's",
+      why: "StateCodec takes safe-integer ttls; past 2**53 s (285 million years) the meaning is the same: no token expires in this era",
       check: async () => {
         const [a, b] = await mints({ key: KEY, ttlSeconds: 2 ** 60 }, 1);
         assert.notEqual(a, b);
@@ -471,7 +500,7 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
     {
       input: "ttlSeconds: 1e20 (exp past 2**63)",
       sdk: "accepted; exp written as 100000000001796110000-like digits",
-      ours: "accepted; exp saturates at 2**63-1; the SDK opens our tokens, we refuse the SDK's as \"malformed\"",
+      ours: 'accepted; the ttl is capped at 2**53-1 seconds; the SDK opens our tokens, we refuse the SDK\'s as "malformed"',
       why: "the core reads exp as a 64-bit integer; reading it as the SDK does (any JSON number) needs a core change",
       check: async () => {
         const [theirs, mine] = await crossVerify({ key: KEY, ttlSeconds: 1e20 }, 1);
@@ -521,12 +550,22 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
       sdk: "mint rejects with that TypeError / the thrown error; verify rejects with it only for a token whose MAC, body and exp passed",
       ours: "the same outcomes, in the same order; the codec stays usable",
       check: async () => {
-        for (const bind of [() => Symbol("s"), () => { throw new RangeError("no principal"); }]) {
+        for (const bind of [
+          () => Symbol("s"),
+          () => {
+            throw new RangeError("no principal");
+          },
+        ]) {
           const [theirs, mine] = await sideOutcomes({ key: KEY, bind }, (c) => c.mint(1, {}));
           assert.ok(theirs.error);
           assert.deepEqual(mine, theirs);
           const good = await at(T0, () => sdk.createRequestStateCodec({ key: KEY, bind: () => "x" }).mint(1, {}));
-          for (const [token, clock] of [["garbage", T0], [`${good.slice(0, -3)}AAA`, T0], [good, (S0 + 601) * 1000], [good, T0]]) {
+          for (const [token, clock] of [
+            ["garbage", T0],
+            [`${good.slice(0, -3)}AAA`, T0],
+            [good, (S0 + 601) * 1000],
+            [good, T0],
+          ]) {
             const [a, b] = await sideOutcomes({ key: KEY, bind }, (c) => c.verify(token, {}), clock);
             assert.deepEqual(b.error, a.error);
             assert.deepEqual(b.message, a.message);
@@ -553,7 +592,10 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
           assert.equal(calls[name], name === "SDK" ? 0 : 2, `${name}: bind calls for a bad MAC and an expired token`);
           calls[name] = 0;
           assert.equal(await at(T0, () => codec.verify(good, { user: "a" })), 1);
-          await assert.rejects(at(T0, () => codec.verify(good, { user: "b" })), { message: "bind" });
+          await assert.rejects(
+            at(T0, () => codec.verify(good, { user: "b" })),
+            { message: "bind" },
+          );
           assert.equal(calls[name], 2, `${name}: one bind call per verify of a sound token`);
         }
       },
@@ -652,14 +694,15 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
     },
     {
       input: "a body re-spelt with stray trailing bits (genuine MAC over that spelling)",
-      sdk: "opens it (atob ignores the bits); refuses it as \"expired\" once expired",
+      sdk: 'opens it (atob ignores the bits); refuses it as "expired" once expired',
       ours: '"malformed"; "expired" once expired, as the SDK',
       why: "SPEC's deliberate exception: non-canonical base64url is refused",
       check: async () => {
         let text = `{"p":{"s":1},"exp":${S0 + 600}}`;
         while (b64url(Buffer.from(text)).length % 4 !== 2) text += " ";
         const body = b64url(Buffer.from(text));
-        const strayBody = body.slice(0, -1) + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".indexOf(body.at(-1)) | 1];
+        const strayBody =
+          body.slice(0, -1) + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".indexOf(body.at(-1)) | 1];
         assert.notEqual(strayBody, body);
         const token = `v1.${strayBody}.${b64url(createHmac("sha256", KEY).update(`v1.${strayBody}`).digest())}`;
         const [theirs, mine] = await sideOutcomes({ key: KEY }, (c) => c.verify(token));
@@ -724,23 +767,19 @@ describe("3. the seam: McpServer's requestState.verify with the real client, onc
     const factory = () => {
       const server = new sdk.McpServer({ name: "drop-in-seam", version: "0.0.0" }, { requestState: { verify: codec.verify } });
       server.server.onerror = (e) => logged.push(e.message);
-      server.registerTool(
-        "risky_move",
-        { inputSchema: sdk.fromJsonSchema({ type: "object", properties: { cell: { type: "integer" } }, required: ["cell"] }) },
-        async ({ cell }, ctx) => {
-          const state = ctx.mcpReq.requestState();
-          const answer = sdk.acceptedContent(ctx.mcpReq.inputResponses, "confirm");
-          if (state === undefined || answer === undefined) {
-            return sdk.inputRequired({
-              inputRequests: {
-                confirm: sdk.inputRequired.elicit({ message: `Play ${cell}?`, requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } }),
-              },
-              requestState: await codec.mint({ cell }, ctx),
-            });
-          }
-          return { content: [{ type: "text", text: `played ${state.cell}` }], structuredContent: { cell: state.cell, ok: answer.ok } };
-        },
-      );
+      server.registerTool("risky_move", { inputSchema: sdk.fromJsonSchema({ type: "object", properties: { cell: { type: "integer" } }, required: ["cell"] }) }, async ({ cell }, ctx) => {
+        const state = ctx.mcpReq.requestState();
+        const answer = sdk.acceptedContent(ctx.mcpReq.inputResponses, "confirm");
+        if (state === undefined || answer === undefined) {
+          return sdk.inputRequired({
+            inputRequests: {
+              confirm: sdk.inputRequired.elicit({ message: `Play ${cell}?`, requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } }),
+            },
+            requestState: await codec.mint({ cell }, ctx),
+          });
+        }
+        return { content: [{ type: "text", text: `played ${state.cell}` }], structuredContent: { cell: state.cell, ok: answer.ok } };
+      });
       return server;
     };
     const handler = sdk.createMcpHandler(factory);
@@ -765,8 +804,7 @@ describe("3. the seam: McpServer's requestState.verify with the real client, onc
       assert.equal(typeof token, "string");
       const i = token.indexOf(".") + 5;
       const tampered = token.slice(0, i) + (token[i] === "A" ? "B" : "A") + token.slice(i + 1);
-      const retry = (c, requestState, clock) =>
-        at(clock, () => outcome(async () => c.callTool({ name: "risky_move", arguments: { cell: 7 }, inputResponses: INPUT, requestState })));
+      const retry = (c, requestState, clock) => at(clock, () => outcome(async () => c.callTool({ name: "risky_move", arguments: { cell: 7 }, inputResponses: INPUT, requestState })));
       const asSeen = (o) => (o.value !== undefined ? { result: o.value } : { error: o.error, message: o.message });
       const seenError = async (c, requestState, clock) => {
         try {
@@ -799,7 +837,10 @@ describe("3. the seam: McpServer's requestState.verify with the real client, onc
     }
     for (const key of ["good", "tampered", "expired", "otherPrincipal"]) assert.deepEqual(mine[key], theirs[key], key);
     // The SDK hands verify's message to the server's onerror only; both codecs give the same reasons.
-    assert.deepEqual(theirs.logged, ["mac", "expired", "bind"].map((r) => `requestState verification rejected tools/call: ${r}`));
+    assert.deepEqual(
+      theirs.logged,
+      ["mac", "expired", "bind"].map((r) => `requestState verification rejected tools/call: ${r}`),
+    );
     assert.deepEqual(mine.logged, theirs.logged);
   });
 });
@@ -895,7 +936,8 @@ describe("5. the drop-in from the browser entry, in Chromium", () => {
       const expected = ["mac", "mac", "malformed", "expired", "malformed", "malformed"];
       for (const [i, token] of refused.entries()) {
         const theirs = await outcome(() => sdkCodec.verify(token));
-        if (i === refused.length - 1) assert.deepEqual(theirs, { value: { cell: 5 } }, "the SDK tolerates a padded MAC"); // SPEC's exception
+        if (i === refused.length - 1)
+          assert.deepEqual(theirs, { value: { cell: 5 } }, "the SDK tolerates a padded MAC"); // SPEC's exception
         else assert.deepEqual(theirs, { error: "Error", message: expected[i] });
         assert.deepEqual(inPage.refused[i], { error: "Error", message: expected[i], reason: expected[i] }, token);
       }

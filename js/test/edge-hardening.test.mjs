@@ -171,8 +171,14 @@ describe("defect 5: a clock outside a Date's range is refused, never read as som
       assert.ok(thrown(() => c.seal(1)) instanceof TypeError);
     }
     // The edges of a Date's range are clocks like any other.
-    assert.throws(() => at(8.64e15).open(expired), (e) => e instanceof SealedStateError && e.reason === "expired");
-    assert.throws(() => at(-8.64e15).open(at(-8.64e15, { ttlSeconds: -1 }).seal(1)), (e) => e.reason === "expired");
+    assert.throws(
+      () => at(8.64e15).open(expired),
+      (e) => e instanceof SealedStateError && e.reason === "expired",
+    );
+    assert.throws(
+      () => at(-8.64e15).open(at(-8.64e15, { ttlSeconds: -1 }).seal(1)),
+      (e) => e.reason === "expired",
+    );
   });
 });
 

@@ -149,11 +149,27 @@ describe("SealedStateError, one per reason", () => {
   const codec = at(T0);
   const token = codec.seal(PAYLOAD, { bind: "u" });
   const cases = {
-    malformed: ["not a token", "v1.", "v1.abc", "v1.a.b.c", "v2.e30.AAAA", "v1.e30=.AAAA", 
+    malformed: [
+      "not a token",
+      "v1.",
+      "v1.abc",
+      "v1.a.b.c",
+      "v2.e30.AAAA",
+      "v1.e30=.AAAA",
       // Correct MAC, bad body: the body is checked after the MAC.
-      signed("not json"), signed("[1,2]"), signed('{"exp":9999999999}'), signed(`{"p":{"p":"v","d":1},"exp":${S0 + 60}.5}`),
-      signed(`{"p":{"p":"v","d":1},"exp":"${S0 + 60}"}`), signed(Buffer.from([0x7b, 0xff, 0x7d])), signed(`{"p":{"p":"v","d":1},"exp":${S0 + 60}`)],
-    mac: [token.slice(0, -2) + (token.endsWith("AA") ? "BA" : "AA"), token.replace(/\.(.)/, (_, ch) => `.${ch === "e" ? "f" : "e"}`), new StateCodec({ key: KEY2, now: () => T0 }).seal(PAYLOAD, { bind: "u" })],
+      signed("not json"),
+      signed("[1,2]"),
+      signed('{"exp":9999999999}'),
+      signed(`{"p":{"p":"v","d":1},"exp":${S0 + 60}.5}`),
+      signed(`{"p":{"p":"v","d":1},"exp":"${S0 + 60}"}`),
+      signed(Buffer.from([0x7b, 0xff, 0x7d])),
+      signed(`{"p":{"p":"v","d":1},"exp":${S0 + 60}`),
+    ],
+    mac: [
+      token.slice(0, -2) + (token.endsWith("AA") ? "BA" : "AA"),
+      token.replace(/\.(.)/, (_, ch) => `.${ch === "e" ? "f" : "e"}`),
+      new StateCodec({ key: KEY2, now: () => T0 }).seal(PAYLOAD, { bind: "u" }),
+    ],
     expired: [at(T0 - 601_000).seal(PAYLOAD, { bind: "u" })],
     bind: [codec.seal(PAYLOAD, { bind: "v" }), codec.seal(PAYLOAD)],
     purpose: [codec.sealRequestState(PAYLOAD, "move", { bind: "u" }), codec.mint(PAYLOAD, { bind: "u" })],
@@ -170,13 +186,15 @@ describe("SealedStateError, one per reason", () => {
   }
   test("the good token opens; the message is the same for every reason", () => {
     assert.deepEqual(codec.open(token, { bind: "u" }), PAYLOAD);
-    const messages = new Set(Object.entries(cases).map(([, ts]) => {
-      try {
-        codec.open(ts[0], { bind: "u" });
-      } catch (e) {
-        return e.message;
-      }
-    }));
+    const messages = new Set(
+      Object.entries(cases).map(([, ts]) => {
+        try {
+          codec.open(ts[0], { bind: "u" });
+        } catch (e) {
+          return e.message;
+        }
+      }),
+    );
     assert.deepEqual([...messages], [SEALED_STATE_INVALID_MESSAGE]);
     const e = new SealedStateError("mac");
     assert.equal(e.message, SEALED_STATE_INVALID_MESSAGE);
@@ -220,7 +238,13 @@ describe("key rotation: the first key seals, every key opens", () => {
 
 describe("the clock: now() in ms, exp in seconds, expiry and leeway", () => {
   test("exp = floor(now / 1000) + ttl", () => {
-    for (const [now, ttl] of [[T0, 600], [T0, 30], [S0 * 1000, 1], [S0 * 1000 + 999, 0], [T0, -5]]) {
+    for (const [now, ttl] of [
+      [T0, 600],
+      [T0, 30],
+      [S0 * 1000, 1],
+      [S0 * 1000 + 999, 0],
+      [T0, -5],
+    ]) {
       const c = at(now, { ttlSeconds: ttl });
       for (const t of [c.seal(1), c.sealRequestState(1, "x"), c.mint(1)]) assert.equal(envelope(t).exp, Math.floor(now / 1000) + ttl);
     }
@@ -284,7 +308,13 @@ describe("construction errors are clear", () => {
     const emoji = "😀".repeat(8); // 16 units, 32 bytes
     const emojiShort = "😀".repeat(7) + "abc"; // 17 units, 31 bytes
     const lone = "\ud800".repeat(11); // 11 units, 33 bytes (U+FFFD each)
-    for (const [key, units, bytes] of [[short, 16, 31], [exact, 16, 32], [emoji, 16, 32], [emojiShort, 17, 31], [lone, 11, 33]]) {
+    for (const [key, units, bytes] of [
+      [short, 16, 31],
+      [exact, 16, 32],
+      [emoji, 16, 32],
+      [emojiShort, 17, 31],
+      [lone, 11, 33],
+    ]) {
       assert.equal(key.length, units);
       assert.equal(new TextEncoder().encode(key).length, bytes);
       if (bytes < 32) clearError(() => new StateCodec({ key }), RangeError, new RegExp(`is ${bytes} bytes`));
@@ -359,10 +389,7 @@ describe("construction errors are clear", () => {
   }
 
   test("a missing key with NODE_ENV=production (child process): construction throws", async () => {
-    const r = await child(
-      `try { new m.StateCodec(); console.log("constructed"); } catch (e) { console.log(e.constructor.name + ": " + e.message); process.exit(3); }`,
-      { NODE_ENV: "production" },
-    );
+    const r = await child(`try { new m.StateCodec(); console.log("constructed"); } catch (e) { console.log(e.constructor.name + ": " + e.message); process.exit(3); }`, { NODE_ENV: "production" });
     assert.equal(r.code, 3, r.stdout + r.stderr);
     assert.match(r.stdout, /^RangeError: mcp-sealed-state: no key configured, and production mode refuses/);
     assert.equal(r.stderr, "");
@@ -413,7 +440,6 @@ describe("bad input: a clear error, never a trap, and the codec still works afte
     }
   });
 
-
   test("huge tokens (10 MB, 100 MB) are refused before they are copied into wasm", () => {
     assert.ok(memory instanceof WebAssembly.Memory);
     const before = memory.buffer.byteLength;
@@ -434,7 +460,10 @@ describe("bad input: a clear error, never a trap, and the codec still works afte
   test("a token just over maxTokenBytes is refused; one that fits reaches wasm and fails cleanly", () => {
     const small = at(T0, { maxTokenBytes: 200 });
     // Sealing refuses a token this codec could not open again...
-    assert.throws(() => small.seal("x".repeat(300)), (e) => e instanceof RangeError && /over maxTokenBytes \(200\)/.test(e.message));
+    assert.throws(
+      () => small.seal("x".repeat(300)),
+      (e) => e instanceof RangeError && /over maxTokenBytes \(200\)/.test(e.message),
+    );
     // ...and opening refuses one made elsewhere, before any hashing.
     const big = at(T0).seal("x".repeat(300));
     refused(() => small.open(big), "malformed");
@@ -457,7 +486,14 @@ describe("bad input: a clear error, never a trap, and the codec still works afte
       [undefined, /undefined, a function or a symbol/],
       [() => 1, /undefined, a function or a symbol/],
       [Symbol("s"), /undefined, a function or a symbol/],
-      [{ toJSON() { throw new Error("boom"); } }, /boom/],
+      [
+        {
+          toJSON() {
+            throw new Error("boom");
+          },
+        },
+        /boom/,
+      ],
     ];
     for (const [payload, why] of bads) {
       for (const seal of [(p) => codec.seal(p), (p) => codec.sealRequestState(p, "move"), (p) => codec.mint(p), (p) => codec.seal(p, { bind: "u" })]) {
@@ -494,9 +530,28 @@ describe("bad input: a clear error, never a trap, and the codec still works afte
 
   test("junk of every shape opens as malformed or mac, never traps", () => {
     const junk = [
-      "", ".", "..", "v1", "v1.", "v1..", "V1.e30.x", "v1.e30.", "v1..AAAA", "v1.e30.AAAA.AAAA", "v1.e3.AAAA",
-      "v1.\u0000.AAAA", "v1.e30+.AAAA", "v1.e30/.AAAA", "v1.é.AAAA", "v1.\ud800.AAAA", `v1.e30.${"A".repeat(44)}`,
-      `v1.e30.${"A".repeat(42)}`, good.slice(0, -1), good + "A", good + ".", `v1.${good.split(".")[1]}=.${good.split(".")[2]}`,
+      "",
+      ".",
+      "..",
+      "v1",
+      "v1.",
+      "v1..",
+      "V1.e30.x",
+      "v1.e30.",
+      "v1..AAAA",
+      "v1.e30.AAAA.AAAA",
+      "v1.e3.AAAA",
+      "v1.\u0000.AAAA",
+      "v1.e30+.AAAA",
+      "v1.e30/.AAAA",
+      "v1.é.AAAA",
+      "v1.\ud800.AAAA",
+      `v1.e30.${"A".repeat(44)}`,
+      `v1.e30.${"A".repeat(42)}`,
+      good.slice(0, -1),
+      good + "A",
+      good + ".",
+      `v1.${good.split(".")[1]}=.${good.split(".")[2]}`,
     ];
     for (const t of junk) {
       let error;

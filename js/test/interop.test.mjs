@@ -30,12 +30,12 @@ const PAYLOADS = [
   1.5e-7,
   0.1 + 0.2,
   "plain",
-  "esc \" \\ / \b\f\n\r\t \u0000 \u001f \u007f \u2028 \u2029 </script> é 🎲",
+  'esc " \\ / \b\f\n\r\t \u0000 \u001f \u007f \u2028 \u2029 </script> é 🎲',
   "lone \ud800 and \udfff surrogates",
   [],
   {},
   [[[]], { a: [{ b: null }] }],
-  { "": 1, "ключ": "значение", "\u0000": [] },
+  { "": 1, ключ: "значение", "\u0000": [] },
   { big: "x".repeat(20_000) },
 ];
 
@@ -51,8 +51,7 @@ async function at(ms, fn) {
 }
 
 /** The SDK's codec, optionally binding to ctx.user. */
-const sdkCodec = ({ key = KEY, ttlSeconds, bind } = {}) =>
-  sdk.createRequestStateCodec({ key, ...(ttlSeconds !== undefined && { ttlSeconds }), ...(bind && { bind: (ctx) => ctx.user }) });
+const sdkCodec = ({ key = KEY, ttlSeconds, bind } = {}) => sdk.createRequestStateCodec({ key, ...(ttlSeconds !== undefined && { ttlSeconds }), ...(bind && { bind: (ctx) => ctx.user }) });
 
 /** The SDK's verify as a reason ("ok" or the Error message it throws). */
 async function sdkReason(codec, token, ctx) {
@@ -131,15 +130,30 @@ describe("purpose envelopes: ours ↔ SDK-minted ng-mcp-ui envelopes", () => {
         const rs = await s.mint({ p: "r", d, o: "resign" }, ctx);
         assert.deepEqual(c.open(view, opts), json);
         assert.deepEqual(c.openRequestState(rs, "resign", opts), json);
-        assert.equal(ourReason(() => c.openRequestState(rs, "move", opts)), "purpose");
-        assert.equal(ourReason(() => c.open(rs, opts)), "purpose");
-        assert.equal(ourReason(() => c.openRequestState(view, "resign", opts)), "purpose");
+        assert.equal(
+          ourReason(() => c.openRequestState(rs, "move", opts)),
+          "purpose",
+        );
+        assert.equal(
+          ourReason(() => c.open(rs, opts)),
+          "purpose",
+        );
+        assert.equal(
+          ourReason(() => c.openRequestState(view, "resign", opts)),
+          "purpose",
+        );
       }
       // A raw SDK token (no envelope) is neither carrier.
       const raw = await s.mint({ board: 1 }, ctx);
       const otherPurpose = await s.mint({ p: "x", d: 1 }, ctx);
-      assert.equal(ourReason(() => c.open(raw, opts)), "purpose");
-      assert.equal(ourReason(() => c.open(otherPurpose, opts)), "purpose");
+      assert.equal(
+        ourReason(() => c.open(raw, opts)),
+        "purpose",
+      );
+      assert.equal(
+        ourReason(() => c.open(otherPurpose, opts)),
+        "purpose",
+      );
     });
   }
 });
@@ -269,8 +283,14 @@ describe("createRequestStateCodec drop-in ↔ the SDK's, with bind(ctx)", () => 
     const token = await at(T0, () => mine.mint("p"));
     assert.equal(await at((S0 + 5) * 1000 + 999, () => theirs.verify(token)), "p");
     assert.equal(await at((S0 + 5) * 1000 + 999, () => mine.verify(token)), "p");
-    await assert.rejects(at((S0 + 6) * 1000, () => theirs.verify(token)), /expired/);
-    await assert.rejects(at((S0 + 6) * 1000, () => mine.verify(token)), { message: "expired", reason: "expired" });
+    await assert.rejects(
+      at((S0 + 6) * 1000, () => theirs.verify(token)),
+      /expired/,
+    );
+    await assert.rejects(
+      at((S0 + 6) * 1000, () => mine.verify(token)),
+      { message: "expired", reason: "expired" },
+    );
   });
 });
 
@@ -305,36 +325,29 @@ describe("the drop-in in McpServer's requestState.verify seam (MRTR, createMcpHa
           },
         },
       );
-      server.registerTool(
-        "risky_move",
-        { inputSchema: sdk.fromJsonSchema({ type: "object", properties: { cell: { type: "integer" } }, required: ["cell"] }) },
-        async ({ cell }, ctx) => {
-          stats.rounds++;
-          const state = ctx.mcpReq.requestState();
-          const answer = sdk.acceptedContent(ctx.mcpReq.inputResponses, "confirm");
-          if (state === undefined || answer === undefined) {
-            return sdk.inputRequired({
-              inputRequests: {
-                confirm: sdk.inputRequired.elicit({
-                  message: `Really play cell ${cell}?`,
-                  requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
-                }),
-              },
-              requestState: await mintCodec.mint({ cell, round: stats.rounds }, ctx),
-            });
-          }
-          return { content: [{ type: "text", text: `played ${state.cell}` }], structuredContent: { cell: state.cell, ok: answer.ok, round: state.round } };
-        },
-      );
+      server.registerTool("risky_move", { inputSchema: sdk.fromJsonSchema({ type: "object", properties: { cell: { type: "integer" } }, required: ["cell"] }) }, async ({ cell }, ctx) => {
+        stats.rounds++;
+        const state = ctx.mcpReq.requestState();
+        const answer = sdk.acceptedContent(ctx.mcpReq.inputResponses, "confirm");
+        if (state === undefined || answer === undefined) {
+          return sdk.inputRequired({
+            inputRequests: {
+              confirm: sdk.inputRequired.elicit({
+                message: `Really play cell ${cell}?`,
+                requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+              }),
+            },
+            requestState: await mintCodec.mint({ cell, round: stats.rounds }, ctx),
+          });
+        }
+        return { content: [{ type: "text", text: `played ${state.cell}` }], structuredContent: { cell: state.cell, ok: answer.ok, round: state.round } };
+      });
       return server;
     };
     const handler = sdk.createMcpHandler(factory);
     /** A client whose requests reach the handler as `user` (authInfo.clientId). */
     const client = async (user, options = {}) => {
-      const c = new Client(
-        { name: "interop", version: "0" },
-        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } }, ...options },
-      );
+      const c = new Client({ name: "interop", version: "0" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } }, ...options });
       c.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { ok: true } }));
       const authInfo = { token: `t-${user}`, clientId: user, scopes: [] };
       const fetchIntoHandler = (url, init) => handler.fetch(new Request(url, init), { authInfo });
@@ -372,7 +385,11 @@ describe("the drop-in in McpServer's requestState.verify seam (MRTR, createMcpHa
 
       const i = round1.requestState.indexOf(".") + 5;
       const tampered = round1.requestState.slice(0, i) + (round1.requestState[i] === "A" ? "B" : "A") + round1.requestState.slice(i + 1);
-      for (const [c, state] of [[alice, tampered], [bob, round1.requestState], [alice, "v1.garbage"]]) {
+      for (const [c, state] of [
+        [alice, tampered],
+        [bob, round1.requestState],
+        [alice, "v1.garbage"],
+      ]) {
         await assert.rejects(retry(c, state), (e) => {
           assert.equal(e.code, -32602, `${e.code} ${e.message}`);
           assert.match(e.message, /Invalid or expired requestState/);

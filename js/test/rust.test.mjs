@@ -233,7 +233,10 @@ for (const { era, options, version } of ERAS) {
         for (const t of tools) assert.deepEqual(t._meta, { ui: { resourceUri: VIEW_URI } });
 
         const { resources } = await rust.client.listResources();
-        assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]), [[VIEW_URI, "text/html;profile=mcp-app"]]);
+        assert.deepEqual(
+          resources.map((r) => [r.uri, r.mimeType]),
+          [[VIEW_URI, "text/html;profile=mcp-app"]],
+        );
         const { contents } = await rust.client.readResource({ uri: VIEW_URI });
         assert.equal(contents.length, 1);
         assert.equal(contents[0].mimeType, "text/html;profile=mcp-app");

@@ -82,14 +82,30 @@ void Component;
 `;
 
 // The MCP client SDK's own declarations (under ext-apps) name Node's Buffer, hence @types/node there.
-for (const [name, source, types] of [["widget and edge", program, []], ["app, app-bridge and react", adapters, ["node"]]]) {
+for (const [name, source, types] of [
+  ["widget and edge", program, []],
+  ["app, app-bridge and react", adapters, ["node"]],
+]) {
   test(`the packed package's types check under tsc (strict, NodeNext): ${name}`, () => {
     const dir = mkdtempSync(join(CONSUMER, "types-"));
     try {
       writeFileSync(join(dir, "program.ts"), source);
       writeFileSync(
         join(dir, "tsconfig.json"),
-        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], skipLibCheck: false, types, typeRoots: [join(JS_DIR, "node_modules/@types")] }, files: ["program.ts"] }),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            target: "ES2022",
+            lib: ["ES2022", "DOM"],
+            skipLibCheck: false,
+            types,
+            typeRoots: [join(JS_DIR, "node_modules/@types")],
+          },
+          files: ["program.ts"],
+        }),
       );
       const tsc = join(JS_DIR, "node_modules/typescript/bin/tsc");
       let out = "";

@@ -82,12 +82,26 @@ describe("the hostile-input rows (tests/hostile.rs) that reach the reader", () =
     "non-canonical trailing bits in the body",
     ...["eyJwIjoxLCJleHAiOjF9", "eyJwIjoxLCJleHAiOjE5fQ"].map((b) => `v1.${b.slice(0, -1)}${String.fromCharCode(b.charCodeAt(b.length - 1) + 1)}.${MAC}`),
   );
-  refused("whitespace, NUL, non-ASCII around or inside", ` v1.${body}.${MAC}`, `v1.${body}.${MAC}\n`, `v1.${body.slice(0, 4)} ${body.slice(4)}.${MAC}`, `v1.${body}\0.${MAC}`, `v1.${body}é.${MAC}`, `v1.${body}.${MAC.slice(1)}😀`);
+  refused(
+    "whitespace, NUL, non-ASCII around or inside",
+    ` v1.${body}.${MAC}`,
+    `v1.${body}.${MAC}\n`,
+    `v1.${body.slice(0, 4)} ${body.slice(4)}.${MAC}`,
+    `v1.${body}\0.${MAC}`,
+    `v1.${body}é.${MAC}`,
+    `v1.${body}.${MAC.slice(1)}😀`,
+  );
   refused("an empty body or MAC", `v1..${MAC}`, `v1.${body}.`);
   refused("a MAC of the wrong length", `v1.${body}.${MAC.slice(1)}`, `v1.${body}.${MAC}A`);
   refused("over 1 MiB, refused unread", `v1.${"A".repeat(1 << 20)}.${MAC}`);
   readable("a MAC's own trailing bits are not the reader's business", `v1.${body}.${MAC.slice(0, -1)}B`);
-  refused("a body that is base64url but not UTF-8 (and raw surrogate bytes)", tokenOfBytes([0x7b, 0xff, 0x7d]), tokenOfBytes([0xed, 0xa0, 0x80]), tokenOfBytes([0xc0, 0xaf]), tokenOfBytes([0xf4, 0x90, 0x80, 0x80]));
+  refused(
+    "a body that is base64url but not UTF-8 (and raw surrogate bytes)",
+    tokenOfBytes([0x7b, 0xff, 0x7d]),
+    tokenOfBytes([0xed, 0xa0, 0x80]),
+    tokenOfBytes([0xc0, 0xaf]),
+    tokenOfBytes([0xf4, 0x90, 0x80, 0x80]),
+  );
   refused("a body of an impossible base64 length", `v1.e.${MAC}`, `v1.eyJwe.${MAC}`);
   refused("JSON that is not an object", ...["[1,2]", '"v1"', "null", "42", "true", '[{"p":1,"exp":1}]'].map((j) => token(j)));
   refused(
@@ -171,9 +185,7 @@ describe("fast-check: both backends agree on random and hostile input", () => {
   const member = (name, value) => fc.tuple(ws, keyOf(name), ws, ws, value, ws).map(([a, k, b, c, v, d]) => `${a}${k}${b}:${c}${v}${d}`);
   // All the members in any order, now and then with some left out.
   const object = (members) =>
-    fc
-      .oneof({ weight: 4, arbitrary: fc.shuffledSubarray(members, { minLength: members.length }) }, { weight: 1, arbitrary: fc.shuffledSubarray(members) })
-      .map((ms) => `{${ms.join(",")}}`);
+    fc.oneof({ weight: 4, arbitrary: fc.shuffledSubarray(members, { minLength: members.length }) }, { weight: 1, arbitrary: fc.shuffledSubarray(members) }).map((ms) => `{${ms.join(",")}}`);
   const purpose = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('"v"', '"r"') }, { weight: 1, arbitrary: fc.constantFrom('"x"', "1", '"\\u0076"', '"\\u0072"', "null") });
   const tool = fc.oneof({ weight: 5, arbitrary: anyUnits.map((s) => JSON.stringify(s)) }, { weight: 1, arbitrary: jsonText });
   const inner = fc.oneof(

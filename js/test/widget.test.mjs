@@ -148,7 +148,12 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
     });
 
     test("exports: the API SPEC.md names, and nothing only tests call", () => {
-      assert.deepEqual(Object.keys(w).filter((k) => !EDGE_ONLY.has(k)).sort(), WIDGET_EXPORTS);
+      assert.deepEqual(
+        Object.keys(w)
+          .filter((k) => !EDGE_ONLY.has(k))
+          .sort(),
+        WIDGET_EXPORTS,
+      );
     });
 
     test("constants", () => {
@@ -215,7 +220,7 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
         let deep = { leaf: true };
         for (let i = 0; i < 200; i++) deep = { i, next: [deep] };
         for (const d of [
-          { s: "quote \" backslash \\ slash / nl \n tab \t nul \u0000 ls \u2028" },
+          { s: 'quote " backslash \\ slash / nl \n tab \t nul \u0000 ls \u2028' },
           { s: "\ud800 lone high, \udfff lone low, pair \ud83d\ude00" },
           { "k é": "v", "😀": ["😀"] },
           { n: [0, -0, 1.5, -1e-7, 2 ** 53, 1e21, 123456789012345680000] },
@@ -397,7 +402,10 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
         const big = await plain.mint(view({ big: "x".repeat(800_000) }));
         assert.ok(big.length > 1 << 20, String(big.length));
         for (const current of [older, null]) {
-          assert.throws(() => adoptToken(current, result(big)), (e) => e instanceof RangeError && /1048576/.test(e.message) && /seal less/.test(e.message));
+          assert.throws(
+            () => adoptToken(current, result(big)),
+            (e) => e instanceof RangeError && /1048576/.test(e.message) && /seal less/.test(e.message),
+          );
         }
         assert.throws(() => adoptToken(older, result("v1." + "A".repeat(3_000_000) + "." + MAC)), RangeError);
         assertMalformed(() => readTokenUnverified(big), "readTokenUnverified(over 1 MiB)");
@@ -430,7 +438,13 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
         assert.equal(isSealedStateError(err(`MCP error -32603: ${NG_MCP_UI_MESSAGE}`)), true);
         assert.equal(isSealedStateError(err(`Error: ${SEALED_STATE_INVALID_MESSAGE} (retry)`)), true);
         assert.equal(
-          isSealedStateError({ isError: true, content: [{ type: "image", data: "", mimeType: "image/png" }, { type: "text", text: NG_MCP_UI_MESSAGE }] }),
+          isSealedStateError({
+            isError: true,
+            content: [
+              { type: "image", data: "", mimeType: "image/png" },
+              { type: "text", text: NG_MCP_UI_MESSAGE },
+            ],
+          }),
           true,
           "any text block",
         );
@@ -512,7 +526,7 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
           { lone: "x\ud83d" },
           { lone: "\ude00x\ud83d" },
           { reversed: "\ude00\ud83d" },
-          { controls: "\u0000\u0001\u001f\n\r\t\b\f\"\\/", sep: "\u2028\u2029", del: "\u007f" },
+          { controls: '\u0000\u0001\u001f\n\r\t\b\f"\\/', sep: "\u2028\u2029", del: "\u007f" },
           { nested: { a: [1, { b: [{ c: "é" }] }] } },
           deep,
           [1, "é", null, [[]]],
@@ -544,8 +558,14 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
 
       test("random strings of UTF-16 code units, surrogates included", () => {
         let seed = 12345;
-        const rand = (n) => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-        const pools = [[0x00, 0x80], [0x80, 0x800], [0x800, 0xd800], [0xd800, 0xe000], [0xe000, 0x10000]];
+        const rand = (n) => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+        const pools = [
+          [0x00, 0x80],
+          [0x80, 0x800],
+          [0x800, 0xd800],
+          [0xd800, 0xe000],
+          [0xe000, 0x10000],
+        ];
         for (let i = 0; i < 300; i++) {
           let s = "";
           const len = rand(40);
@@ -613,8 +633,31 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
         circular.self = circular;
         refused(() => checkViewState(circular, 65536), /JSON-serializable/, "circular");
         refused(() => checkViewState({ n: 1n }, 65536), /JSON-serializable/, "bigint");
-        for (const thrown of [null, undefined, Symbol("s"), Object.create(null), 5, { get message() { throw new Error("no"); } }]) {
-          refused(() => checkViewState({ toJSON() { throw thrown; } }, 65536), /JSON-serializable/, `toJSON throws ${typeof thrown}`);
+        for (const thrown of [
+          null,
+          undefined,
+          Symbol("s"),
+          Object.create(null),
+          5,
+          {
+            get message() {
+              throw new Error("no");
+            },
+          },
+        ]) {
+          refused(
+            () =>
+              checkViewState(
+                {
+                  toJSON() {
+                    throw thrown;
+                  },
+                },
+                65536,
+              ),
+            /JSON-serializable/,
+            `toJSON throws ${typeof thrown}`,
+          );
           assert.equal(viewStateBytes({ ok: 1 }), 8);
         }
         refused(() => checkViewState(new Date(T0), 65536), /object or null/, "Date serializes to a string");
@@ -687,10 +730,7 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
       test("the PR's example request", () => {
         const req = setViewStateRequest(4, { version: 1, tab: "details" });
         assert.deepEqual(req, { jsonrpc: "2.0", id: 4, method: "ui/set-view-state", params: { state: { version: 1, tab: "details" } } });
-        assert.equal(
-          JSON.stringify(req),
-          '{"jsonrpc":"2.0","id":4,"method":"ui/set-view-state","params":{"state":{"version":1,"tab":"details"}}}',
-        );
+        assert.equal(JSON.stringify(req), '{"jsonrpc":"2.0","id":4,"method":"ui/set-view-state","params":{"state":{"version":1,"tab":"details"}}}');
       });
 
       test("null clears; string ids", () => {
@@ -725,7 +765,10 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
         initial.tab = "mutated";
         assert.equal(q.lastSaved.tab, "details");
         assert.equal(new ViewStateSaveQueue(async () => {}, { maxBytes: 100, initial: null }).lastSaved, null);
-        assert.throws(() => new ViewStateSaveQueue(async () => {}, { maxBytes: 100, initial: [1] }), (e) => e.code === -32602);
+        assert.throws(
+          () => new ViewStateSaveQueue(async () => {}, { maxBytes: 100, initial: [1] }),
+          (e) => e.code === -32602,
+        );
       });
 
       test("lastSaved is a copy: mutating it (or the store's argument) changes nothing kept", async () => {
@@ -795,7 +838,10 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
         await tick();
         for (const t of [b, c, d]) assert.deepEqual(t, { settled: true, value: undefined, error: undefined });
         assert.deepEqual(q.lastSaved, { n: "D" });
-        assert.deepEqual(calls.map((x) => x.state.n), ["A", "D"]);
+        assert.deepEqual(
+          calls.map((x) => x.state.n),
+          ["A", "D"],
+        );
       });
 
       test("a failing store rejects all of its batch with -32603; lastSaved stays", async () => {
@@ -848,12 +894,33 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
           Object.create(null),
           null,
           undefined,
-          { get message() { throw new Error("getter"); } },
-          new Proxy({}, { get() { throw new Error("trap"); }, getPrototypeOf() { throw new Error("trap"); } }),
+          {
+            get message() {
+              throw new Error("getter");
+            },
+          },
+          new Proxy(
+            {},
+            {
+              get() {
+                throw new Error("trap");
+              },
+              getPrototypeOf() {
+                throw new Error("trap");
+              },
+            },
+          ),
         ];
         for (const thrown of unprintable) {
           for (const how of ["reject", "throw"]) {
-            const q = new ViewStateSaveQueue(how === "reject" ? () => Promise.reject(thrown) : () => { throw thrown; }, { maxBytes: 100 });
+            const q = new ViewStateSaveQueue(
+              how === "reject"
+                ? () => Promise.reject(thrown)
+                : () => {
+                    throw thrown;
+                  },
+              { maxBytes: 100 },
+            );
             const a = track(q.save({ n: 1 }));
             const b = track(q.save({ n: 2 }));
             await q.idle();
@@ -896,9 +963,12 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
       });
 
       test("a store that throws synchronously or returns a non-promise", async () => {
-        const q1 = new ViewStateSaveQueue(() => {
-          throw new Error("sync");
-        }, { maxBytes: 100 });
+        const q1 = new ViewStateSaveQueue(
+          () => {
+            throw new Error("sync");
+          },
+          { maxBytes: 100 },
+        );
         await assert.rejects(q1.save({}), (e) => e.code === -32603 && /sync/.test(e.message));
         const q2 = new ViewStateSaveQueue(() => undefined, { maxBytes: 100 });
         await q2.save({ ok: 1 });
@@ -1001,7 +1071,10 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
         assert.equal(c.settled, false);
         calls[2].resolve();
         await tick();
-        assert.deepEqual(calls.map((x) => x.state.n), ["A", "B", "C"]);
+        assert.deepEqual(
+          calls.map((x) => x.state.n),
+          ["A", "B", "C"],
+        );
         assert.ok(a.settled && c.settled);
       });
 
@@ -1066,7 +1139,10 @@ for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
       test("a 10 MB view state", async () => {
         const s = { blob: tenMB };
         assert.equal(viewStateBytes(s), tenMB.length + 11);
-        assert.throws(() => checkViewState(s, 65536), (e) => e.code === -32602);
+        assert.throws(
+          () => checkViewState(s, 65536),
+          (e) => e.code === -32602,
+        );
         await assert.rejects(new ViewStateSaveQueue(async () => {}, { maxBytes: 65536 }).save(s), (e) => e.code === -32602);
         stillWorks();
       });

@@ -32,12 +32,7 @@ let buildInfo;
 before(async () => {
   buildInfo = await buildWorker();
   const start = (instance, opts) => startServer({ instance, build: buildInfo, onLog: (entry) => logs[instance].push(entry), ...opts });
-  const started = await Promise.allSettled([
-    start("a", { key: KEY }),
-    start("b", { key: KEY }),
-    start("c", { key: KEY, ttlSeconds: 0 }),
-    start("d", {}),
-  ]);
+  const started = await Promise.allSettled([start("a", { key: KEY }), start("b", { key: KEY }), start("c", { key: KEY, ttlSeconds: 0 }), start("d", {})]);
   for (const r of started) if (r.status === "fulfilled") servers[r.value.instance] = r.value;
   const failed = started.find((r) => r.status === "rejected");
   if (failed) throw failed.reason; // after() still disposes the ones that started

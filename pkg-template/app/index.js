@@ -19,8 +19,7 @@ const SetViewStateResult = {
   "~standard": {
     version: 1,
     vendor: "mcp-sealed-state",
-    validate: (value) =>
-      value !== null && typeof value === "object" && !Array.isArray(value) ? { value } : { issues: [{ message: "expected an object" }] },
+    validate: (value) => (value !== null && typeof value === "object" && !Array.isArray(value) ? { value } : { issues: [{ message: "expected an object" }] }),
   },
 };
 

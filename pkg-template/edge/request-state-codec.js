@@ -70,7 +70,11 @@ export function createRequestStateCodec(options) {
   let clock;
   let codec;
   try {
-    codec = new StateCodec({ key: keyBytes, ttlSeconds, maxTokenBytes, production: true, now: () => clock });
+    // The SDK takes any whole ttl; StateCodec takes safe integers. Past 2^53
+    // seconds either way the meaning is the same (never expires in this era,
+    // or always expired), so the drop-in caps it there.
+    const ttl = Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, ttlSeconds));
+    codec = new StateCodec({ key: keyBytes, ttlSeconds: ttl, maxTokenBytes, production: true, now: () => clock });
   } finally {
     keyBytes.fill(0); // StateCodec holds its own copy
   }

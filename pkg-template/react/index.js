@@ -164,8 +164,16 @@ export function useSealedToken(source, { initial = null } = {}) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [source, isKeeper]);
   const subscribe = useCallback((fn) => (keeper ? keeper.subscribe(fn) : () => {}), [keeper]);
-  const token = useSyncExternalStore(subscribe, () => keeper?.token ?? null, () => null);
-  const expired = useSyncExternalStore(subscribe, () => keeper?.expired ?? false, () => false);
+  const token = useSyncExternalStore(
+    subscribe,
+    () => keeper?.token ?? null,
+    () => null,
+  );
+  const expired = useSyncExternalStore(
+    subscribe,
+    () => keeper?.expired ?? false,
+    () => false,
+  );
   return {
     token,
     expired,

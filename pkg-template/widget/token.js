@@ -7,7 +7,6 @@ import { NG_MCP_UI_INVALID_MESSAGE } from "../constants.js";
 import { readTokenJsonJs } from "./read-js.js";
 import { resultOf } from "./rpc.js";
 
-
 /**
  * The token functions over `core`, `{ backend: "wasm" | "js", read(token) }`,
  * where `read` gives a TokenView's JSON text or undefined. An entry may swap
@@ -75,9 +74,7 @@ export function tokenApi(core) {
     const candidate = resultOf(toolResult)?._meta?.[STATE_META_KEY];
     if (typeof candidate !== "string") return keep;
     if (candidate.length > MAX_READ_CHARS && candidate.startsWith("v1.")) {
-      throw new RangeError(
-        `mcp-sealed-state/widget: the tool result's token is ${candidate.length} characters, over the ${MAX_READ_CHARS} this widget reads; seal less state`,
-      );
+      throw new RangeError(`mcp-sealed-state/widget: the tool result's token is ${candidate.length} characters, over the ${MAX_READ_CHARS} this widget reads; seal less state`);
     }
     const next = expOf(candidate);
     if (next === undefined) return keep;
@@ -92,9 +89,7 @@ export function tokenApi(core) {
   function isSealedStateError(toolResult) {
     const r = resultOf(toolResult);
     if (r?.isError !== true || !Array.isArray(r.content)) return false;
-    return r.content.some(
-      (c) => c?.type === "text" && typeof c.text === "string" && (c.text.includes(SEALED_STATE_INVALID_MESSAGE) || c.text.includes(NG_MCP_UI_INVALID_MESSAGE)),
-    );
+    return r.content.some((c) => c?.type === "text" && typeof c.text === "string" && (c.text.includes(SEALED_STATE_INVALID_MESSAGE) || c.text.includes(NG_MCP_UI_INVALID_MESSAGE)));
   }
 
   return { backend, readTokenUnverified, secondsLeft, adoptToken, isSealedStateError };

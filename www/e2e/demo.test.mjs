@@ -186,12 +186,26 @@ async function assertServedAsHostsServeIt(h) {
   await h.page.waitForSelector(`.call[data-backend=${backend}]`);
   assert.match(await h.view.locator("#backend").textContent(), new RegExp(`^${backend} `));
   assert.ok(h.toolCalls.rpc.includes("resources/read"), `the Host read the View: ${h.toolCalls.rpc.join()}`);
-  assert.deepEqual(h.toolCalls.urls.filter((u) => u.includes("/www/game/")), [], "the Host never serves the View from its files");
+  assert.deepEqual(
+    h.toolCalls.urls.filter((u) => u.includes("/www/game/")),
+    [],
+    "the Host never serves the View from its files",
+  );
   const proxy = h.page.frames().find((f) => f.parentFrame() === h.page.mainFrame() && f.url().includes("/sandbox.html"));
-  assert.ok(proxy, `the sandbox proxy frame: ${h.page.frames().map((f) => f.url()).join(", ")}`);
+  assert.ok(
+    proxy,
+    `the sandbox proxy frame: ${h.page
+      .frames()
+      .map((f) => f.url())
+      .join(", ")}`,
+  );
   assert.equal(new URL(proxy.url()).origin, new URL(sandbox.url).origin, "the proxy runs on the sandbox origin");
   assert.notEqual(new URL(proxy.url()).origin, new URL(h.page.url()).origin, "a second origin, not the Host's");
-  assert.deepEqual(proxy.childFrames().map((f) => f.url()), ["about:srcdoc"], "the View is an inner srcdoc iframe");
+  assert.deepEqual(
+    proxy.childFrames().map((f) => f.url()),
+    ["about:srcdoc"],
+    "the View is an inner srcdoc iframe",
+  );
   assert.deepEqual(await proxy.evaluate(() => window.cspViolations), [], "the proxy page itself breaks no rule of the View's CSP");
   const expectedCsp = buildViewCsp(VIEW_CSP, h.policy);
   if (h.policy === "spec") assert.equal(expectedCsp, SPEC_DEFAULT_CSP);

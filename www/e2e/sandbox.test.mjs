@@ -16,7 +16,12 @@ describe("buildViewCsp", () => {
 
   test("declared origins go where the spec maps them; connect-src admits only them", () => {
     const csp = buildViewCsp(
-      { connectDomains: ["https://api.example.com", "wss://live.example.com"], resourceDomains: ["https://*.cdn.example"], frameDomains: ["https://www.youtube.com"], baseUriDomains: ["https://cdn.example"] },
+      {
+        connectDomains: ["https://api.example.com", "wss://live.example.com"],
+        resourceDomains: ["https://*.cdn.example"],
+        frameDomains: ["https://www.youtube.com"],
+        baseUriDomains: ["https://cdn.example"],
+      },
       "wasm",
     );
     const directives = Object.fromEntries(csp.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));

@@ -15,18 +15,19 @@
 import "./zod-jitless.js"; // before ext-apps: see there
 import { App } from "@modelcontextprotocol/ext-apps";
 import { connectWithViewState } from "mcp-sealed-state/app";
-import {
-  STATE_META_KEY,
-  adoptToken,
-  backend,
-  init,
-  isSealedStateError,
-  readTokenUnverified,
-  secondsLeft,
-} from "mcp-sealed-state/widget";
+import { STATE_META_KEY, adoptToken, backend, init, isSealedStateError, readTokenUnverified, secondsLeft } from "mcp-sealed-state/widget";
 
 const $ = (id) => document.getElementById(id);
-const LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+const LINES = [
+  [0, 1, 2],
+  [3, 4, 5],
+  [6, 7, 8],
+  [0, 3, 6],
+  [1, 4, 7],
+  [2, 5, 8],
+  [0, 4, 8],
+  [2, 4, 6],
+];
 
 const ui = {
   token: null, // the freshest token
@@ -162,7 +163,7 @@ function render() {
     playing: ui.busy ? "Sending your move…" : "Your move (X)",
   };
   const over = { won: "You win!", lost: "The server wins.", draw: "Draw." };
-  $("status").textContent = phase === "over" ? over[status] ?? "Game over." : text[phase];
+  $("status").textContent = phase === "over" ? (over[status] ?? "Game over.") : text[phase];
   $("status").dataset.status = status ?? "";
 
   cells.forEach((btn, i) => {
@@ -186,7 +187,7 @@ function renderMeta(c = claims()) {
   const payload = $("payload");
   if (c) payload.textContent = JSON.stringify(c.payload, null, 2);
   else payload.innerHTML = '<span class="empty">no token yet</span>';
-  $("purpose").textContent = c ? c.purpose ?? "none" : "—";
+  $("purpose").textContent = c ? (c.purpose ?? "none") : "—";
   $("bound").textContent = c ? (c.bound ? "yes (to a principal)" : "no") : "—";
   $("exp").textContent = c ? new Date(c.exp * 1000).toLocaleTimeString() : "—";
   $("vs-status").textContent = ui.saveNote;
@@ -236,11 +237,7 @@ app.ontoolresult = (params) => ready.then(() => onHostResult(params));
 app.ontoolinput = () => {};
 
 ui.viewState = await connectWithViewState(app);
-ui.saveNote = ui.viewState.supported
-  ? ui.viewState.restored
-    ? `restored (max ${ui.viewState.maxBytes} bytes)`
-    : `offered (max ${ui.viewState.maxBytes} bytes)`
-  : "not offered by this Host";
+ui.saveNote = ui.viewState.supported ? (ui.viewState.restored ? `restored (max ${ui.viewState.maxBytes} bytes)` : `offered (max ${ui.viewState.maxBytes} bytes)`) : "not offered by this Host";
 connected();
 render();
 window.gameView = { ui, app }; // for tests and the curious

@@ -323,7 +323,7 @@ function renderTraffic() {
     ...traffic.map((t) => {
       const li = document.createElement("li");
       li.dataset.server = String(t.server);
-      const what = t.rpc === "tools/call" && t.name ? `tools/call ${t.name}` : t.rpc ?? t.method;
+      const what = t.rpc === "tools/call" && t.name ? `tools/call ${t.name}` : (t.rpc ?? t.method);
       const ok = typeof t.status === "number" && t.status < 400;
       li.innerHTML = `<span class="srv srv-${t.server % 4}"></span><span class="what"></span><span class="where"></span><span class="st"></span>`;
       li.querySelector(".srv").textContent = String(t.server + 1);

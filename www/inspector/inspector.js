@@ -4,12 +4,7 @@
 // never sent, stored, logged, or put in the URL (the page's CSP also forbids
 // connections to other origins). A token may come in the URL fragment
 // (#token=v1...), which browsers never send to a server.
-import {
-  StateCodec,
-  SealedStateError,
-  readTokenUnverified,
-  secondsLeft,
-} from "/pkg/edge/browser.js";
+import { StateCodec, SealedStateError, readTokenUnverified, secondsLeft } from "/pkg/edge/browser.js";
 
 const $ = (id) => document.getElementById(id);
 const tokenEl = $("token");
@@ -81,23 +76,15 @@ function renderClaims() {
   const purposeText = { view: "view (widget) token", requestState: "MRTR requestState" };
   const purpose = $("claim-purpose");
   purpose.replaceChildren(
-    claims.purpose
-      ? el("span", { class: "badge accent" }, claims.purpose)
-      : el("span", { class: "badge" }, "none"),
+    claims.purpose ? el("span", { class: "badge accent" }, claims.purpose) : el("span", { class: "badge" }, "none"),
     " ",
     el("span", { class: "muted" }, claims.purpose ? purposeText[claims.purpose] : "a raw SDK token (createRequestStateCodec)"),
   );
   $("claim-tool").replaceChildren(claims.tool ? el("code", {}, claims.tool) : el("span", { class: "faint" }, "—"));
   const when = new Date(claims.exp * 1000);
-  $("claim-exp").replaceChildren(
-    el("span", {}, when.toLocaleString()),
-    " ",
-    el("span", { class: "faint mono" }, `(exp ${claims.exp}, ${when.toISOString()})`),
-  );
+  $("claim-exp").replaceChildren(el("span", {}, when.toLocaleString()), " ", el("span", { class: "faint mono" }, `(exp ${claims.exp}, ${when.toISOString()})`));
   $("claim-bound").replaceChildren(
-    claims.bound
-      ? el("span", { class: "badge warn" }, "bound")
-      : el("span", { class: "badge" }, "not bound"),
+    claims.bound ? el("span", { class: "badge warn" }, "bound") : el("span", { class: "badge" }, "not bound"),
     " ",
     el("span", { class: "muted" }, claims.bound ? "opens only for the principal it was sealed for" : "opens for anyone with the key"),
   );

@@ -6,15 +6,7 @@ import { REPO_ROOT } from "./serve.mjs";
 
 // Without the background-networking flags Chromium keeps dialling Google
 // hosts, which this machine's closed network refuses.
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 /** The packed package as a consumer installs it (js/pack.mjs). */
 export const PACKED = join(REPO_ROOT, "js/out/consumer/node_modules/mcp-sealed-state");

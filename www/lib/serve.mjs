@@ -121,5 +121,9 @@ export async function serve({ root = REPO_ROOT, mounts = DEFAULT_MOUNTS, port = 
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { url } = await serve({ port: Number(process.argv[2] ?? 0) });
-  console.log(`serving ${REPO_ROOT} on ${url} (${Object.entries(DEFAULT_MOUNTS).map(([p, d]) => `${p} -> ${d}/`).join(", ")})`);
+  console.log(
+    `serving ${REPO_ROOT} on ${url} (${Object.entries(DEFAULT_MOUNTS)
+      .map(([p, d]) => `${p} -> ${d}/`)
+      .join(", ")})`,
+  );
 }

@@ -13,8 +13,7 @@
 export const POLICIES = Object.freeze(["wasm", "spec"]);
 
 /** The spec's default policy for a View that declares nothing. */
-export const SPEC_DEFAULT_CSP =
-  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'";
+export const SPEC_DEFAULT_CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'";
 
 // A declared source must be one origin (scheme://host[:port], host may start
 // with "*."): nothing that could end a directive (";", ",", newlines), add a

@@ -29,13 +29,7 @@
 //
 // Routes: POST/GET/DELETE /mcp (MCP Streamable HTTP), GET /health, and
 // OPTIONS (CORS preflight) for a browser Host page on another local origin.
-import {
-  McpServer,
-  createMcpHandler,
-  fromJsonSchema,
-  localhostAllowedOrigins,
-  originValidationResponse,
-} from "@modelcontextprotocol/server";
+import { McpServer, createMcpHandler, fromJsonSchema, localhostAllowedOrigins, originValidationResponse } from "@modelcontextprotocol/server";
 import { STATE_META_KEY, SealedStateError, StateCodec } from "mcp-sealed-state";
 import { GameError, describe, isGame, newGame, play, publicView } from "./game.js";
 
@@ -48,16 +42,7 @@ export const DEFAULT_TTL_SECONDS = 600;
 export const SERVER_INFO = Object.freeze({ name: "mcp-sealed-state-tic-tac-toe", version: "0.1.0" });
 
 /** Request headers a browser Host may send (the preflight allows exactly these). */
-export const CORS_ALLOW_HEADERS = [
-  "Content-Type",
-  "Accept",
-  "Mcp-Session-Id",
-  "MCP-Protocol-Version",
-  "Mcp-Method",
-  "Mcp-Name",
-  "Last-Event-ID",
-  PRINCIPAL_HEADER,
-];
+export const CORS_ALLOW_HEADERS = ["Content-Type", "Accept", "Mcp-Session-Id", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Last-Event-ID", PRINCIPAL_HEADER];
 /** Response headers a browser Host may read. */
 export const CORS_EXPOSE_HEADERS = ["Mcp-Session-Id", "MCP-Protocol-Version"];
 
@@ -75,7 +60,13 @@ export function configFromEnv(env = {}) {
     // workerd has no process.env: honour a NODE_ENV binding when one is set,
     // otherwise leave the decision to the package (it reads NODE_ENV where it can).
     production: env.NODE_ENV === undefined ? undefined : env.NODE_ENV === "production",
-    allowedOrigins: origins === "" ? localhostAllowedOrigins() : origins.split(",").map((s) => s.trim()).filter(Boolean),
+    allowedOrigins:
+      origins === ""
+        ? localhostAllowedOrigins()
+        : origins
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
     instance: env.INSTANCE ?? "default",
   };
 }

@@ -11,9 +11,14 @@
 
 /** Cells in a row, column or diagonal. */
 export const LINES = Object.freeze([
-  [0, 1, 2], [3, 4, 5], [6, 7, 8],
-  [0, 3, 6], [1, 4, 7], [2, 5, 8],
-  [0, 4, 8], [2, 4, 6],
+  [0, 1, 2],
+  [3, 4, 5],
+  [6, 7, 8],
+  [0, 3, 6],
+  [1, 4, 7],
+  [2, 5, 8],
+  [0, 4, 8],
+  [2, 4, 6],
 ]);
 
 export const EMPTY_BOARD = ".........";
@@ -35,15 +40,7 @@ export function newGame() {
 
 /** Whether `value` is a game this module made (checked after opening a token). */
 export function isGame(value) {
-  return (
-    value !== null &&
-    typeof value === "object" &&
-    typeof value.board === "string" &&
-    /^[.XO]{9}$/.test(value.board) &&
-    Number.isInteger(value.turn) &&
-    value.turn >= 1 &&
-    value.turn <= 6
-  );
+  return value !== null && typeof value === "object" && typeof value.board === "string" && /^[.XO]{9}$/.test(value.board) && Number.isInteger(value.turn) && value.turn >= 1 && value.turn <= 6;
 }
 
 /** `{ mark, line }` of a completed line, or null. */
@@ -118,9 +115,7 @@ export function publicView(game, { lastMove = null } = {}) {
 export function describe(game, { lastMove = null } = {}) {
   const rows = [0, 3, 6].map((r) => [...game.board.slice(r, r + 3)].join(" ")).join("\n");
   const status = statusOf(game.board);
-  const head = lastMove
-    ? `You played ${lastMove.player}${lastMove.computer === null ? "" : `; I played ${lastMove.computer}`}.`
-    : "New game: you are X, I am O. Cells are numbered 0-8, row by row.";
+  const head = lastMove ? `You played ${lastMove.player}${lastMove.computer === null ? "" : `; I played ${lastMove.computer}`}.` : "New game: you are X, I am O. Cells are numbered 0-8, row by row.";
   const tail = { playing: "Your move.", won: "You win!", lost: "I win.", draw: "Draw." }[status];
   return `${head}\n${rows}\n${tail}`;
 }

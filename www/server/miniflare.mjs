@@ -135,7 +135,7 @@ async function main() {
   } else {
     console.log(`demo MCP server (tic-tac-toe, sealed state) in workerd; bundle ${build.bytes} B; key: ${keySource}`);
     for (const s of servers) console.log(`  instance ${s.instance}: ${s.mcpUrl.href}   (health: ${s.healthUrl.href})`);
-    console.log("principal header: X-Demo-User (default \"anonymous\"). Ctrl-C to stop.");
+    console.log('principal header: X-Demo-User (default "anonymous"). Ctrl-C to stop.');
   }
 }
 

@@ -49,9 +49,7 @@ export async function startRustServer({ key, port = 0, ttlSeconds, instance = "r
     });
     child.once("error", reject);
     // Let the stderr reader drain first, so the message carries the reason.
-    exited.then(({ code, signal }) =>
-      setImmediate(() => reject(new Error(`the Rust server exited before listening (code ${code}, signal ${signal}): ${early.join(" | ")}`))),
-    );
+    exited.then(({ code, signal }) => setImmediate(() => reject(new Error(`the Rust server exited before listening (code ${code}, signal ${signal}): ${early.join(" | ")}`))));
   });
   const info = await ready;
   let disposed;
@@ -63,7 +61,6 @@ export async function startRustServer({ key, port = 0, ttlSeconds, instance = "r
     view: info.view,
     readyMs: performance.now() - t0,
     process: child,
-    dispose: () =>
-      (disposed ??= child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : (child.kill("SIGTERM"), exited.then(() => undefined))),
+    dispose: () => (disposed ??= child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : (child.kill("SIGTERM"), exited.then(() => undefined))),
   };
 }

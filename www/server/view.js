@@ -16,15 +16,9 @@ if (RESOURCE_MIME_TYPE !== VIEW_MIME_TYPE || VIEW_TOOL_META[RESOURCE_URI_META_KE
 /** Register the View's resource on `server` (an McpServer). `html` is the one-file View. */
 export function registerView(server, html) {
   if (typeof html !== "string" || html.length === 0) throw new TypeError("registerView: html must be the View's HTML text");
-  return registerAppResource(
-    server,
-    "Tic-tac-toe View",
-    VIEW_URI,
-    { description: "The tic-tac-toe board (MCP App View, one HTML file)", _meta: { ...VIEW_RESOURCE_META } },
-    async () => ({
-      contents: [{ uri: VIEW_URI, mimeType: VIEW_MIME_TYPE, text: html, _meta: { ...VIEW_RESOURCE_META } }],
-    }),
-  );
+  return registerAppResource(server, "Tic-tac-toe View", VIEW_URI, { description: "The tic-tac-toe board (MCP App View, one HTML file)", _meta: { ...VIEW_RESOURCE_META } }, async () => ({
+    contents: [{ uri: VIEW_URI, mimeType: VIEW_MIME_TYPE, text: html, _meta: { ...VIEW_RESOURCE_META } }],
+  }));
 }
 
 /** handleRequest() options that serve the View: the tools point at it, the server lists and reads it. */

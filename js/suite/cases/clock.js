@@ -8,7 +8,13 @@ const { StateCodec } = edge;
 const at = (ms, opts = {}) => new StateCodec({ key: KEY, now: () => ms, ...opts });
 
 test("clock: exp = floor(now / 1000) + ttlSeconds for every carrier", () => {
-  for (const [now, ttl] of [[T0, 600], [T0, 30], [S0 * 1000, 1], [S0 * 1000 + 999, 0], [T0, -5]]) {
+  for (const [now, ttl] of [
+    [T0, 600],
+    [T0, 30],
+    [S0 * 1000, 1],
+    [S0 * 1000 + 999, 0],
+    [T0, -5],
+  ]) {
     const c = at(now, { ttlSeconds: ttl });
     for (const t of [c.seal(1), c.sealRequestState(1, "x"), c.mint(1)]) assert.equal(envelope(t).exp, Math.floor(now / 1000) + ttl);
   }

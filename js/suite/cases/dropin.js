@@ -16,8 +16,7 @@ const bind = (ctx) => ctx.http.authInfo.clientId;
  * carry it too. Either place passes here; js/test pins the exact message
  * against the SDK itself.
  */
-const rejectsWith = (promise, code, label) =>
-  assert.rejects(promise, (e) => e instanceof Error && (e.message === code || e.reason === code), `${label ?? code}`);
+const rejectsWith = (promise, code, label) => assert.rejects(promise, (e) => e instanceof Error && (e.message === code || e.reason === code), `${label ?? code}`);
 
 test("drop-in: mint and verify return promises; the SDK's raw vectors come out byte for byte", async () => {
   const raw = vectors.vectors.filter((v) => v.kind === "raw");
@@ -61,7 +60,13 @@ test("drop-in: bind(ctx) binds to the principal; the SDK's reason codes on failu
 
 test("drop-in: bind(ctx) values that are not strings are stringified the SDK's way", async () => {
   // "" + value, as the SDK concatenates: valueOf before toString.
-  const odd = [[42, "42"], [null, "null"], [true, "true"], [{ valueOf: () => "from-valueOf", toString: () => "from-toString" }, "from-valueOf"], [["a", 1], "a,1"]];
+  const odd = [
+    [42, "42"],
+    [null, "null"],
+    [true, "true"],
+    [{ valueOf: () => "from-valueOf", toString: () => "from-toString" }, "from-valueOf"],
+    [["a", 1], "a,1"],
+  ];
   for (const [value, asString] of odd) {
     const a = await atClock(T0, () => createRequestStateCodec({ key: KEY, bind: () => value }).mint(1, {}));
     const b = await atClock(T0, () => createRequestStateCodec({ key: KEY, bind: () => asString }).mint(1, {}));

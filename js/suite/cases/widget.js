@@ -33,7 +33,10 @@ function manualStore() {
   return { store, calls };
 }
 
-for (const [entry, w] of [["mcp-sealed-state/widget", widget], ["mcp-sealed-state", edge]]) {
+for (const [entry, w] of [
+  ["mcp-sealed-state/widget", widget],
+  ["mcp-sealed-state", edge],
+]) {
   const malformed = (fn, label) => {
     const e = assert.throws(fn, undefined, label);
     assert.ok(e instanceof w.SealedStateError, `${label}: ${e?.constructor?.name}: ${e?.message}`);
@@ -133,10 +136,7 @@ for (const [entry, w] of [["mcp-sealed-state/widget", widget], ["mcp-sealed-stat
     assert.deepEqual(w.viewStateSupport({ jsonrpc: "2.0", id: 1, result: init({ viewState: { maxBytes: 10 } }, { viewState: [1] }) }), { maxBytes: 10, state: null });
     assert.equal(w.viewStateSupport(init({}, { viewState: { a: 1 } })), null, "state without the capability");
     for (const maxBytes of [0, 1.5, "65536", null]) assert.equal(w.viewStateSupport(init({ viewState: { maxBytes } }, {})), null, String(maxBytes));
-    assert.equal(
-      JSON.stringify(w.setViewStateRequest(4, { version: 1, tab: "details" })),
-      '{"jsonrpc":"2.0","id":4,"method":"ui/set-view-state","params":{"state":{"version":1,"tab":"details"}}}',
-    );
+    assert.equal(JSON.stringify(w.setViewStateRequest(4, { version: 1, tab: "details" })), '{"jsonrpc":"2.0","id":4,"method":"ui/set-view-state","params":{"state":{"version":1,"tab":"details"}}}');
     assert.deepEqual(w.setViewStateRequest("r", null).params, { state: null });
     for (const id of [null, NaN, {}]) assert.throws(() => w.setViewStateRequest(id, {}), TypeError, String(id));
     assert.deepEqual(w.VIEW_STATE_ERRORS, { INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, METHOD_NOT_FOUND: -32601 });
