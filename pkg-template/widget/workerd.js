@@ -1,15 +1,7 @@
 // workerd refuses to compile wasm from bytes at run time: the .wasm is
 // imported as a module, which the Workers runtime allows.
 import wasm from "../wasm/widget_bg.wasm";
-import { initSync, readTokenJson } from "../wasm/widget.js";
-import { tokenApi } from "./token.js";
+import { initSync } from "../wasm/widget.js";
 
 initSync({ module: wasm });
-const core = { backend: "wasm", read: readTokenJson };
-const settled = Promise.resolve(core.backend);
-
-/** Resolves with the backend that serves: "wasm". Optional: it is ready at import. */
-export const init = () => settled;
-export const { backend, readTokenUnverified, secondsLeft, adoptToken, isSealedStateError } = tokenApi(core);
-export * from "./view-state.js";
-export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError } from "../common.js";
+export * from "./wasm-ready.js";

@@ -14,6 +14,7 @@ import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { listen } from "./serve.mjs";
 import { POLICIES, buildViewCsp } from "./view-csp.js";
 
 const SANDBOX_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../sandbox");
@@ -54,21 +55,5 @@ export async function serveSandbox({ port = 0, host = "127.0.0.1" } = {}) {
     if (csp instanceof Error) return send(400, "text/plain; charset=utf-8", csp.message);
     return send(200, "text/html; charset=utf-8", await readFile(join(SANDBOX_DIR, "sandbox.html")), { "content-security-policy": csp });
   });
-  await new Promise((ok, ko) => {
-    server.once("error", ko);
-    server.listen(port, host, () => {
-      server.off("error", ko);
-      ok();
-    });
-  });
-  const { port: actual } = server.address();
-  return {
-    url: `http://${host}:${actual}/`,
-    server,
-    close: () =>
-      new Promise((ok) => {
-        server.close(() => ok());
-        server.closeAllConnections();
-      }),
-  };
+  return listen(server, port, host);
 }

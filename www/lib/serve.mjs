@@ -100,6 +100,14 @@ export async function serve({ root = REPO_ROOT, mounts = DEFAULT_MOUNTS, port = 
     }
   });
 
+  return listen(server, port, host);
+}
+
+/**
+ * Start `server` on `host:port` (0: a free port).
+ * @returns {Promise<{ url: string, server: import("node:http").Server, close(): Promise<void> }>}
+ */
+export async function listen(server, port, host) {
   await new Promise((ok, ko) => {
     server.once("error", ko);
     server.listen(port, host, () => {
