@@ -373,3 +373,122 @@ fn the_shape_and_size_steps_are_spec_s() {
         );
     }
 }
+
+// ---- property: the SDK reading against an independent one ----------------
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// What the SDK's codec makes of a body whose MAC verified, read with
+/// serde_json (its `Map` keeps the last of a repeated key, as `JSON.parse`
+/// does): the payload as a value (`Null` standing in for `undefined` is told
+/// apart by the `Option`), or the reason. `None`: too close to call (an exp
+/// within a millisecond of the current second, where rounding decides).
+fn sdk_reading(text: &str, bind: Option<&str>, tag: &str) -> Option<Result<Option<Value>, Reason>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Ok(envelope) = serde_json::from_str::<Value>(text) else {
+        return Some(Err(Reason::Malformed));
+    };
+    let object = match envelope {
+        Value::Null => return Some(Err(Reason::Malformed)), // the SDK throws a TypeError
+        Value::Object(m) => m,
+        _ => return Some(Err(Reason::Expired)),
+    };
+    match object.get("exp").and_then(Value::as_f64) {
+        Some(exp) if (exp - NOW_S as f64).abs() < 1e-3 => return None,
+        Some(exp) if exp >= NOW_S as f64 => {}
+        _ => return Some(Err(Reason::Expired)),
+    }
+    match (bind, object.get("b")) {
+        (None, None) => {}
+        (Some(_), Some(Value::String(b))) if b == tag => {}
+        _ => return Some(Err(Reason::Bind)),
+    }
+    Some(Ok(object.get("p").cloned()))
+}
+
+fn json_value() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        Just("null".to_string()),
+        Just("true".to_string()),
+        any::<i32>().prop_map(|n| n.to_string()),
+        "[a-z\"\\\\é😀 ]{0,6}".prop_map(|s| serde_json::to_string(&s).unwrap()),
+    ];
+    leaf.prop_recursive(3, 12, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4)
+                .prop_map(|v| format!("[{}]", v.join(","))),
+            proptest::collection::vec(("[a-z]{1,2}", inner), 0..4).prop_map(|m| {
+                let members: Vec<String> = m.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+                format!("{{{}}}", members.join(","))
+            }),
+        ]
+    })
+}
+
+fn exp_text() -> impl Strategy<Value = String> {
+    let near = NOW_S - 5..NOW_S + 5;
+    prop_oneof![
+        near.clone().prop_map(|n| n.to_string()),
+        (near.clone(), 1..999u32).prop_map(|(n, f)| format!("{n}.{f}")),
+        (near, 0..3u32).prop_map(|(n, z)| format!("{}e{z}", n as f64 / 10f64.powi(z as i32))),
+        (-300..300i32).prop_map(|e| format!("1e{e}")),
+        Just("\"1\"".to_string()),
+        Just("null".to_string()),
+        Just("[]".to_string()),
+    ]
+}
+
+/// Envelope members, in any order, repeated or missing, under any spelling
+/// of the key that JSON.parse reads the same.
+fn envelope_text(tag: &'static str) -> impl Strategy<Value = String> {
+    let key = |k: &'static str| {
+        prop_oneof![
+            Just(format!("\"{k}\"")),
+            Just(format!("\"\\u{:04x}{}\"", k.as_bytes()[0], &k[1..]))
+        ]
+    };
+    let member = prop_oneof![
+        (key("p"), json_value()).prop_map(|(k, v)| format!("{k}:{v}")),
+        (key("exp"), exp_text()).prop_map(|(k, v)| format!("{k}:{v}")),
+        (
+            key("b"),
+            prop_oneof![
+                Just(format!("\"{tag}\"")),
+                Just("\"x\"".to_string()),
+                Just("null".to_string()),
+                Just("5".to_string())
+            ]
+        )
+            .prop_map(|(k, v)| format!("{k}:{v}")),
+        (key("o"), json_value()).prop_map(|(k, v)| format!("{k}:{v}")),
+    ];
+    let object =
+        proptest::collection::vec(member, 0..6).prop_map(|m| format!("{{{}}}", m.join(",")));
+    (
+        object,
+        prop_oneof![Just(""), Just("\u{feff}"), Just(" ")],
+        prop_oneof![8 => Just(None), 1 => json_value().prop_map(Some)],
+    )
+        .prop_map(|(o, lead, other)| {
+            other.map_or_else(|| format!("{lead}{o}"), |v| format!("{lead}{v}"))
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_sdk_reading_is_the_sdk_s(text in envelope_text("TAG"), bound in any::<bool>()) {
+        let tag = tag("alice");
+        let text = text.replace("TAG", &tag);
+        let bind = bound.then_some("alice");
+        let Some(want) = sdk_reading(&text, bind, &tag) else {
+            return Ok(());
+        };
+        let got = open(protocol::OP_SDK, &signed(&text), bind, NOW_MS).map(|json| {
+            (!json.is_empty()).then(|| serde_json::from_str::<Value>(&json).unwrap())
+        });
+        prop_assert_eq!(got, want, "{}", text);
+    }
+}
