@@ -202,25 +202,30 @@ impl Codec {
         now_ms: f64,
     ) -> Result<String, SealError> {
         let mut token = Vec::new();
-        self.seal_into(purpose, payload_json, bind, now_ms, &mut token)?;
+        self.seal_into(purpose, Some(payload_json), bind, now_ms, &mut token)?;
         // The token is ASCII, so this never falls back to the empty string.
         Ok(String::from_utf8(token).unwrap_or_default())
     }
 
     /// The one sealing path: check the clock and the payload, then write the
     /// token's (ASCII) bytes over `out`, which the wasm bindings keep between
-    /// calls. On an error `out` holds no token.
+    /// calls. On an error `out` holds no token. No payload (JS `undefined`,
+    /// which the SDK's `mint` takes) is for a raw token only.
     pub(crate) fn seal_into(
         &self,
         purpose: Purpose<&str>,
-        payload_json: &str,
+        payload_json: Option<&str>,
         bind: Option<&str>,
         now_ms: f64,
         out: &mut Vec<u8>,
     ) -> Result<(), SealError> {
         out.clear();
         let now = clock::unix_seconds(now_ms).ok_or(SealError::InvalidClock)?;
-        if !json::is_valid(payload_json) {
+        let valid = match payload_json {
+            Some(json) => json::is_valid(json),
+            None => purpose == Purpose::Raw,
+        };
+        if !valid {
             return Err(SealError::PayloadNotJson);
         }
         let exp = now.saturating_add(self.ttl_seconds);
@@ -301,17 +306,75 @@ impl Codec {
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<Payload, SealedStateError> {
-        // 1. shape and size, before any hashing. The body's alphabet is judged
-        // while decoding it, in one pass; a body that is all alphabet but has an
-        // impossible length or non-canonical bits stays for step 3, after the
-        // MAC, as it always was.
+        let (key, body) = self.authenticate(token)?;
+        // 3. body. Parsing the envelope validates all of it, payload included.
+        let env = envelope::parse(&body).ok_or(Reason::Malformed)?;
+        // 4. expiry
+        let now = clock::unix_seconds(now_ms).ok_or(Reason::Expired)?;
+        if env.exp.saturating_add(self.leeway_seconds) < now {
+            return Err(Reason::Expired.into());
+        }
+        // 5. binding
+        check_binding(key, bind, env.b)?;
+        // 6. purpose and tool
+        let payload = match expect {
+            Purpose::Raw => env.p,
+            _ => match env.claim() {
+                (claimed, d) if claimed.as_deref() == expect => d,
+                _ => return Err(Reason::Purpose.into()),
+            },
+        };
+        let range = payload::range_in(&body, payload).ok_or(Reason::Malformed)?;
+        Payload::new(body, range).ok_or_else(|| Reason::Malformed.into())
+    }
+
+    /// A raw token read as the SDK's own codec reads it, for the drop-in
+    /// (SPEC: "The drop-in behaves as the SDK's codec"): the same shape, MAC
+    /// and binding steps, but the body is read by
+    /// [`envelope::parse_as_sdk`] (no `p` opens as `None`, JS `undefined`;
+    /// `exp` may be any JSON number; the last of a repeated key counts).
+    /// Only a key holder can make a body that reads differently either way.
+    pub(crate) fn verify_as_sdk_at(
+        &self,
+        token: &str,
+        bind: Option<&str>,
+        now_ms: f64,
+    ) -> Result<Option<Payload>, SealedStateError> {
+        let (key, body) = self.authenticate(token)?;
+        let env = envelope::parse_as_sdk(&body).ok_or(Reason::Malformed)?;
+        let now = clock::unix_seconds(now_ms).ok_or(Reason::Expired)?;
+        // The SDK: expired when `typeof exp !== "number" || exp < floor(now)`.
+        let fresh = env
+            .exp
+            .and_then(|exp| json::number_at_least(exp, now.saturating_sub(self.leeway_seconds)))
+            .unwrap_or(false);
+        if !fresh {
+            return Err(Reason::Expired.into());
+        }
+        check_binding(key, bind, env.b)?;
+        let Some(p) = env.p else {
+            return Ok(None);
+        };
+        let range = payload::range_in(&body, p).ok_or(Reason::Malformed)?;
+        Payload::new(body, range)
+            .map(Some)
+            .ok_or_else(|| Reason::Malformed.into())
+    }
+
+    /// Steps 1 to 3 of opening, up to the body as text: shape and size
+    /// (before any hashing), the MAC against each key in constant time, then
+    /// strict base64url and UTF-8. Gives the key whose MAC matched (the bind
+    /// tag was made with it) and the body.
+    fn authenticate(&self, token: &str) -> Result<(&HmacSha256, String), SealedStateError> {
+        // The body's alphabet is judged while decoding it, in one pass; a
+        // body that is all alphabet but has an impossible length or
+        // non-canonical bits stays for the body step, after the MAC.
         let parts = wire::split_unscanned(token, self.max_token_bytes)?;
         let decoded = match wire::decode_classified(parts.body) {
             Err(wire::DecodeError::Alphabet) => return Err(Reason::Malformed.into()),
             other => other.ok(),
         };
         let mac_bytes = wire::decode_exact::<{ wire::MAC_BYTES }>(parts.mac).ok_or(Reason::Mac)?;
-        // 2. MAC, constant time, against each key; bind with the one that matched
         let key = self
             .keys
             .all()
@@ -323,40 +386,32 @@ impl Codec {
                     .is_ok()
             })
             .ok_or(Reason::Mac)?;
-        // 3. body
         let body = decoded
             .and_then(|bytes| String::from_utf8(bytes).ok())
             .ok_or(Reason::Malformed)?;
-        // Parsing the envelope validates all of it, payload included.
-        let env = envelope::parse(&body).ok_or(Reason::Malformed)?;
-        // 4. expiry
-        let now = clock::unix_seconds(now_ms).ok_or(Reason::Expired)?;
-        if env.exp.saturating_add(self.leeway_seconds) < now {
-            return Err(Reason::Expired.into());
+        Ok((key, body))
+    }
+}
+
+/// Step 5: fail closed on configuration drift in both directions. `raw_tag`
+/// is the raw JSON of `b`: a tag is a string of the canonical spelling of 16
+/// bytes, so comparing bytes compares the strings the SDK compares.
+fn check_binding(
+    key: &HmacSha256,
+    bind: Option<&str>,
+    raw_tag: Option<&str>,
+) -> Result<(), SealedStateError> {
+    match (bind, raw_tag) {
+        (None, None) => Ok(()),
+        (Some(value), Some(raw_tag)) => {
+            let tag = envelope::string_value(raw_tag)
+                .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(&t))
+                .ok_or(Reason::Bind)?;
+            bind_mac(key, value)
+                .verify_truncated_left(&tag)
+                .map_err(|_| Reason::Bind.into())
         }
-        // 5. binding: fail closed on configuration drift in both directions
-        match (bind, env.b) {
-            (None, None) => {}
-            (Some(value), Some(raw_tag)) => {
-                let tag = envelope::string_value(raw_tag)
-                    .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(&t))
-                    .ok_or(Reason::Bind)?;
-                bind_mac(key, value)
-                    .verify_truncated_left(&tag)
-                    .map_err(|_| Reason::Bind)?;
-            }
-            _ => return Err(Reason::Bind.into()),
-        }
-        // 6. purpose and tool
-        let payload = match expect {
-            Purpose::Raw => env.p,
-            _ => match env.claim() {
-                (claimed, d) if claimed.as_deref() == expect => d,
-                _ => return Err(Reason::Purpose.into()),
-            },
-        };
-        let range = payload::range_in(&body, payload).ok_or(Reason::Malformed)?;
-        Payload::new(body, range).ok_or_else(|| Reason::Malformed.into())
+        _ => Err(Reason::Bind.into()),
     }
 }
 

@@ -5,6 +5,10 @@
 //! a view token `{"p":"v","d":<payload>}`, an MRTR requestState
 //! `{"p":"r","d":<payload>,"o":<tool>}`. A raw `mint` puts the payload itself in `p`.
 //! Keys are written in that order, compact, as `JSON.stringify` writes them.
+//!
+//! Two readings: SPEC's ([`parse`]: one reading per token, nothing lenient)
+//! and, for the drop-in only, the SDK codec's ([`parse_as_sdk`]: whatever its
+//! `JSON.parse` and property reads accept, from a body whose MAC verified).
 
 use crate::json;
 use crate::purpose::Purpose;
@@ -13,25 +17,36 @@ use crate::purpose::Purpose;
 /// text, a tool escaped at the worst rate (`\u00XX`, 6 bytes per byte), the
 /// longest `exp` and a 22-char tag. For reserving a buffer before writing.
 #[cfg(feature = "edge")]
-pub fn max_len(purpose: Purpose<&str>, payload: &str, bind_tag: Option<&str>) -> Option<usize> {
+pub fn max_len(
+    purpose: Purpose<&str>,
+    payload: Option<&str>,
+    bind_tag: Option<&str>,
+) -> Option<usize> {
     let tool = purpose.tool().map_or(0, str::len);
     payload
-        .len()
+        .map_or(0, str::len)
         .checked_add(tool.checked_mul(6)?)?
         .checked_add(bind_tag.map_or(0, str::len))?
         .checked_add(64)
 }
 
 /// Write the envelope JSON for `purpose`, `payload`, `exp` and an optional
-/// bind tag (base64url, so it needs no escaping).
+/// bind tag (base64url, so it needs no escaping). A raw envelope without a
+/// payload is JS `undefined` under `p`, which `JSON.stringify` leaves out:
+/// `{"exp":N}`. The other purposes always have one.
 #[cfg(feature = "edge")]
 pub fn write(
     purpose: Purpose<&str>,
-    payload: &str,
+    payload: Option<&str>,
     exp: i64,
     bind_tag: Option<&str>,
     out: &mut String,
 ) {
+    let Some(payload) = payload else {
+        out.push_str("{\"exp\":");
+        write_tail(exp, bind_tag, out);
+        return;
+    };
     out.push_str("{\"p\":");
     match purpose {
         Purpose::Raw => out.push_str(payload),
@@ -49,6 +64,12 @@ pub fn write(
         }
     }
     out.push_str(",\"exp\":");
+    write_tail(exp, bind_tag, out);
+}
+
+/// `exp`'s value, the optional bind tag and the closing brace.
+#[cfg(feature = "edge")]
+fn write_tail(exp: i64, bind_tag: Option<&str>, out: &mut String) {
     json::write_int(exp, out);
     if let Some(tag) = bind_tag {
         out.push_str(",\"b\":\"");
@@ -69,12 +90,22 @@ pub struct Envelope<'a> {
     pub b: Option<&'a str>,
 }
 
+/// What a repeated wanted key means.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Repeated {
+    /// The object is invalid: a token should have one reading only.
+    Refused,
+    /// The last one counts, as in `JSON.parse`.
+    #[cfg(feature = "edge")]
+    LastWins,
+}
+
 /// Find the members named `names` (unescaped key equality, as `JSON.parse`
-/// would see them). A repeated wanted key makes the object invalid: JS would
-/// silently keep the last one, and a token should have one reading only.
+/// would see them).
 fn pick<'a, const N: usize>(
     members: Vec<json::Member<'a>>,
     names: [&str; N],
+    repeated: Repeated,
 ) -> Option<[Option<&'a str>; N]> {
     let mut found = [None; N];
     for m in members {
@@ -85,7 +116,7 @@ fn pick<'a, const N: usize>(
         };
         if let Some(idx) = names.iter().position(|n| *n == key) {
             let slot = found.get_mut(idx)?;
-            if slot.is_some() {
+            if slot.is_some() && repeated == Repeated::Refused {
                 return None;
             }
             *slot = Some(m.value);
@@ -98,12 +129,61 @@ fn pick<'a, const N: usize>(
 /// `None` means malformed. The whole body is validated as JSON on the way,
 /// so `p` is valid JSON text. Unknown members are ignored, as the SDK does.
 pub fn parse(body: &str) -> Option<Envelope<'_>> {
-    let [p, exp, b] = pick(json::object_members(body)?, ["p", "exp", "b"])?;
+    let [p, exp, b] = pick(
+        json::object_members(body)?,
+        ["p", "exp", "b"],
+        Repeated::Refused,
+    )?;
     Some(Envelope {
         p: p?,
         exp: json::parse_int(exp?)?,
         b,
     })
+}
+
+/// The outer envelope as the SDK's codec reads it: `JSON.parse` of the body,
+/// then `envelope.p`, `envelope.exp`, `envelope.b`. Slices borrow the body.
+#[cfg(feature = "edge")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SdkEnvelope<'a> {
+    /// Raw JSON of `p`; `None` where JS reads `undefined`.
+    pub p: Option<&'a str>,
+    /// Raw JSON of `exp`, if present: any JSON value (a number of any form is
+    /// compared by [`json::number_at_least`]; anything else is expired).
+    pub exp: Option<&'a str>,
+    /// Raw JSON of `b`, if present.
+    pub b: Option<&'a str>,
+}
+
+/// The body read as the SDK's codec reads it, after its MAC verified. `None`
+/// where the SDK gives "malformed" (not one JSON text) or throws (`null`,
+/// whose properties JS cannot read). A JSON text that is not an object has
+/// none of the three members (its `exp` is `undefined`: "expired" there);
+/// an object's repeated key counts once, the last, as in `JSON.parse`. A
+/// leading BOM is skipped, as the SDK's `TextDecoder` does.
+#[cfg(feature = "edge")]
+pub fn parse_as_sdk(body: &str) -> Option<SdkEnvelope<'_>> {
+    let text = body.strip_prefix('\u{feff}').unwrap_or(body);
+    let none = SdkEnvelope {
+        p: None,
+        exp: None,
+        b: None,
+    };
+    match text
+        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .as_bytes()
+        .first()
+    {
+        Some(b'{') => {}
+        Some(b'n') => return None, // `null`, if valid: JS throws reading its `exp`
+        _ => return json::is_valid(text).then_some(none),
+    }
+    let [p, exp, b] = pick(
+        json::object_members(text)?,
+        ["p", "exp", "b"],
+        Repeated::LastWins,
+    )?;
+    Some(SdkEnvelope { p, exp, b })
 }
 
 impl<'a> Envelope<'a> {
@@ -122,7 +202,7 @@ fn purposed(p: &str) -> Option<(Purpose<String>, &str)> {
     if !p.starts_with('{') {
         return None;
     }
-    let [purpose, d, o] = pick(json::object_members(p)?, ["p", "d", "o"])?;
+    let [purpose, d, o] = pick(json::object_members(p)?, ["p", "d", "o"], Repeated::Refused)?;
     match json::unescape(purpose?)?.as_str() {
         "v" => Some((Purpose::View, d?)),
         "r" => Some((Purpose::RequestState(json::unescape(o?)?), d?)),
@@ -142,10 +222,82 @@ mod tests {
     use super::*;
 
     fn written(purpose: Purpose<&str>, payload: &str, exp: i64, tag: Option<&str>) -> String {
+        written_opt(purpose, Some(payload), exp, tag)
+    }
+
+    fn written_opt(
+        purpose: Purpose<&str>,
+        payload: Option<&str>,
+        exp: i64,
+        tag: Option<&str>,
+    ) -> String {
         let mut s = String::new();
         write(purpose, payload, exp, tag, &mut s);
         assert!(s.len() <= max_len(purpose, payload, tag).unwrap());
         s
+    }
+
+    #[test]
+    fn writes_undefined_as_json_stringify_does() {
+        assert_eq!(written_opt(Purpose::Raw, None, 5, None), "{\"exp\":5}");
+        assert_eq!(
+            written_opt(Purpose::Raw, None, -5, Some("TAG")),
+            "{\"exp\":-5,\"b\":\"TAG\"}"
+        );
+    }
+
+    #[test]
+    fn reads_as_the_sdk_reads() {
+        use parse_as_sdk as sdk;
+        let env = |p, exp, b| Some(SdkEnvelope { p, exp, b });
+        // What SPEC's reading takes, the SDK's takes the same.
+        assert_eq!(
+            sdk("{\"p\":{\"a\":1},\"exp\":5,\"b\":\"T\"}"),
+            env(Some("{\"a\":1}"), Some("5"), Some("\"T\""))
+        );
+        // And what only a key holder can make, as JSON.parse and JS read it.
+        assert_eq!(sdk("{\"exp\":5}"), env(None, Some("5"), None));
+        assert_eq!(
+            sdk("{\"p\":1,\"exp\":5.5}"),
+            env(Some("1"), Some("5.5"), None)
+        );
+        assert_eq!(
+            sdk("{\"p\":1,\"exp\":1e400}"),
+            env(Some("1"), Some("1e400"), None)
+        );
+        assert_eq!(
+            sdk("{\"p\":1,\"p\":2,\"exp\":1,\"exp\":3}"),
+            env(Some("2"), Some("3"), None)
+        );
+        assert_eq!(
+            sdk("{\"\\u0070\":1,\"exp\":\"5\"}"),
+            env(Some("1"), Some("\"5\""), None)
+        );
+        assert_eq!(
+            sdk("\u{feff} {\"p\":1,\"exp\":5} "),
+            env(Some("1"), Some("5"), None)
+        );
+        assert_eq!(
+            sdk("{\"p\":1,\"exp\":5,\"b\":null}"),
+            env(Some("1"), Some("5"), Some("null"))
+        );
+        for other in ["[]", "\"x\"", "42", "true", "false", " [1] "] {
+            assert_eq!(sdk(other), env(None, None, None), "{other}");
+        }
+        // "malformed" or a TypeError in the SDK.
+        for bad in [
+            "",
+            "{",
+            "{\"p\":1,}",
+            "null",
+            " null",
+            "nul",
+            "\u{feff}\u{feff}{}",
+            "{} {}",
+            "[1,]",
+        ] {
+            assert_eq!(sdk(bad), None, "{bad}");
+        }
     }
 
     #[test]

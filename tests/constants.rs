@@ -101,10 +101,11 @@ fn render() -> String {
         "Operation codes and statuses of the edge build's sealIo/openIo (src/bindings/protocol.rs).",
         "IO",
         format!(
-            "Object.freeze({{ VIEW: {}, REQUEST_STATE: {}, RAW: {}, BAD_INPUT: {}, UNKNOWN_OP: {}, INVALID_CLOCK: {}, OUT_OF_MEMORY: {}, PAYLOAD_NOT_JSON: {}, TOKEN_TOO_LARGE: {} }})",
+            "Object.freeze({{ VIEW: {}, REQUEST_STATE: {}, RAW: {}, SDK: {}, BAD_INPUT: {}, UNKNOWN_OP: {}, INVALID_CLOCK: {}, OUT_OF_MEMORY: {}, PAYLOAD_NOT_JSON: {}, TOKEN_TOO_LARGE: {} }})",
             io::OP_VIEW,
             io::OP_REQUEST_STATE,
             io::OP_RAW,
+            io::OP_SDK,
             io::STATUS_BAD_INPUT,
             io::STATUS_UNKNOWN_OP,
             io::STATUS_INVALID_CLOCK,

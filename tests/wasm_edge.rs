@@ -104,11 +104,23 @@ fn seal_open_round_trips_through_the_io_buffers() {
         long.as_str(),
     ] {
         for bind in [None, Some("user-1")] {
-            for (op, tool) in [(OP_VIEW, ""), (OP_REQUEST_STATE, "move"), (OP_RAW, "")] {
+            for (op, tool) in [
+                (OP_VIEW, ""),
+                (OP_REQUEST_STATE, "move"),
+                (OP_RAW, ""),
+                (OP_SDK, ""),
+            ] {
                 let t = seal(&c, op, payload, tool, bind, NOW).unwrap();
                 assert_eq!(open(&c, op, &t, tool, bind, NOW).as_deref(), Ok(payload));
             }
         }
+        // The drop-in's undefined: 0 bytes in, `{"exp":N}` sealed, 0 bytes out.
+        let t = seal(&c, OP_SDK, "", "", None, NOW).unwrap();
+        assert_eq!(open(&c, OP_SDK, &t, "", None, NOW).as_deref(), Ok(""));
+        assert_eq!(
+            open(&c, OP_RAW, &t, "", None, NOW),
+            Err(-f64::from(Reason::Malformed.code()))
+        );
     }
 }
 
@@ -116,24 +128,26 @@ fn seal_open_round_trips_through_the_io_buffers() {
 fn opens_every_sdk_vector_and_mints_the_same_bytes() {
     for v in common::sdk_vectors() {
         let c = codec_with(&[&v.key], v.ttl_seconds as f64, f64::from(1u32 << 20));
-        let (op, tool) = match v.kind.as_str() {
-            "raw" => (OP_RAW, ""),
-            "view" => (OP_VIEW, ""),
-            _ => (OP_REQUEST_STATE, v.tool.as_deref().unwrap()),
+        let ops = match v.kind.as_str() {
+            "raw" => vec![(OP_RAW, ""), (OP_SDK, "")],
+            "view" => vec![(OP_VIEW, "")],
+            _ => vec![(OP_REQUEST_STATE, v.tool.as_deref().unwrap())],
         };
         let bind = v.bind.as_deref();
-        assert_eq!(
-            open(&c, op, &v.token, tool, bind, v.now_ms).as_deref(),
-            Ok(v.payload_json.as_str()),
-            "{}",
-            v.name
-        );
-        assert_eq!(
-            seal(&c, op, &v.payload_json, tool, bind, v.now_ms),
-            Ok(v.token.clone()),
-            "{}",
-            v.name
-        );
+        for (op, tool) in ops {
+            assert_eq!(
+                open(&c, op, &v.token, tool, bind, v.now_ms).as_deref(),
+                Ok(v.payload_json.as_str()),
+                "{} {op}",
+                v.name
+            );
+            assert_eq!(
+                seal(&c, op, &v.payload_json, tool, bind, v.now_ms),
+                Ok(v.token.clone()),
+                "{} {op}",
+                v.name
+            );
+        }
     }
 }
 
@@ -171,7 +185,7 @@ fn each_failure_has_its_reason() {
 fn unknown_operation_codes_are_refused_never_read_as_raw() {
     let c = codec(&[common::KEY]);
     let view = seal(&c, OP_VIEW, "{\"a\":1}", "", None, NOW).unwrap();
-    for op in [3u8, 7, 255] {
+    for op in [4u8, 7, 255] {
         assert_eq!(
             seal(&c, op, "1", "", None, NOW),
             Err(f64::from(STATUS_UNKNOWN_OP)),

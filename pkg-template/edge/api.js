@@ -9,6 +9,7 @@ export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError } from "
 export * from "./widget-api.js";
 // The drop-in for @modelcontextprotocol/server's codec, in its own module.
 export { createRequestStateCodec } from "./request-state-codec.js";
+import { SDK_READING } from "./request-state-codec.js";
 
 const utf8 = new TextEncoder();
 const MALFORMED = REASONS[1]; // the code of Reason::Malformed
@@ -107,15 +108,18 @@ function thrownText(e) {
   }
 }
 
-function payloadJson(payload) {
+// `sdk`: the SDK's mint takes what JSON.stringify leaves out (undefined, a
+// function, a symbol) and writes no "p"; 0 bytes of payload tell the core so.
+function payloadJson(payload, sdk = false) {
   let json;
   try {
     json = JSON.stringify(payload);
   } catch (e) {
     throw new TypeError(`mcp-sealed-state: payload is not JSON-serializable (${thrownText(e)})`, { cause: e });
   }
-  if (typeof json !== "string") throw new TypeError("mcp-sealed-state: payload is not JSON-serializable (undefined, a function or a symbol)");
-  return json;
+  if (typeof json === "string") return json;
+  if (sdk) return "";
+  throw new TypeError("mcp-sealed-state: payload is not JSON-serializable (undefined, a function or a symbol)");
 }
 
 function bindOf(opts) {
@@ -151,6 +155,9 @@ export class StateCodec {
   #subjectBytes = 0;
   #toolBytes = 0;
   #bindBytes = -1;
+  // mint/verify's operation: SPEC's raw token, or, for createRequestStateCodec
+  // alone, the same token written and read as the SDK's codec does.
+  #raw = IO.RAW;
 
   constructor(options = {}) {
     const list = options.key === undefined || options.key === null ? [] : Array.isArray(options.key) ? options.key : [options.key];
@@ -175,6 +182,7 @@ export class StateCodec {
       all.fill(0);
     }
     if (this.#codec.isEphemeral && ephemeralWarningDue()) console.warn(EPHEMERAL_KEY_WARNING);
+    if (options[SDK_READING] === true) this.#raw = IO.SDK;
     this.#now = now;
     // A valid token is ASCII, so a longer JS string is refused before it is copied into wasm.
     this.#maxChars = maxTokenBytes;
@@ -321,7 +329,8 @@ export class StateCodec {
       if (reason === undefined) throw this.#failed(n);
       throw new SealedStateError(reason);
     }
-    return JSON.parse(this.#text(n));
+    // 0 bytes, which no JSON text is: the SDK reading's token without "p".
+    return n === 0 ? undefined : JSON.parse(this.#text(n));
   }
 
   /** A view token for the widget (`{"p":"v","d":payload}` under the MAC). */
@@ -348,13 +357,13 @@ export class StateCodec {
 
   /** A raw v1 token, no purpose envelope: what the SDK's codec mints. */
   mint(payload, opts) {
-    return this.#seal(IO.RAW, payloadJson(payload), "", bindOf(opts));
+    return this.#seal(this.#raw, payloadJson(payload, this.#raw === IO.SDK), "", bindOf(opts));
   }
 
   /** The payload of a raw v1 token: what the SDK's codec verifies. */
   verify(token, opts) {
     const bind = bindOf(opts);
-    return this.#open(IO.RAW, this.#check(token), "", bind);
+    return this.#open(this.#raw, this.#check(token), "", bind);
   }
 
   /** Free the wasm memory now instead of at garbage collection. */

@@ -7,9 +7,15 @@
 // SDK reads them (the same expressions, so the same values and the same
 // errors), except where SPEC.md makes us stricter: non-canonical base64url is
 // refused, a fractional ttlSeconds is a RangeError, the size limit applies.
+// Tokens are written and read by the core's SDK reading (src/envelope.rs,
+// parse_as_sdk): an undefined payload, a fractional or huge exp, a repeated
+// key open as they open in the SDK.
 import { SealedStateError } from "../common.js";
 import { DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS } from "../constants.js";
 import { StateCodec } from "./api.js";
+
+/** StateCodec's option for this module alone: mint and verify by the SDK's reading (constants.js IO.SDK). */
+export const SDK_READING = Symbol("mcp-sealed-state: the SDK codec's reading");
 
 const PREFIX = "v1.";
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -74,7 +80,7 @@ export function createRequestStateCodec(options) {
     // seconds either way the meaning is the same (never expires in this era,
     // or always expired), so the drop-in caps it there.
     const ttl = Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, ttlSeconds));
-    codec = new StateCodec({ key: keyBytes, ttlSeconds: ttl, maxTokenBytes, production: true, now: () => clock });
+    codec = new StateCodec({ key: keyBytes, ttlSeconds: ttl, maxTokenBytes, production: true, now: () => clock, [SDK_READING]: true });
   } finally {
     keyBytes.fill(0); // StateCodec holds its own copy
   }
@@ -146,9 +152,10 @@ export function createRequestStateCodec(options) {
     return check(body, canonical, nowMs, binding).reason ?? "malformed";
   }
 
-  // The core refused a body whose MAC it verified. The SDK decodes it more
+  // The core refused a body whose MAC it verified: it is not strict base64url,
+  // UTF-8 or one JSON text, or it is `null`. The SDK decodes base64url more
   // loosely: its reason, where it has one, else ours ("malformed", where the
-  // SDK would read on: no "p", a fractional or huge exp, a repeated key).
+  // SDK would read on: SPEC's exception for non-canonical base64url).
   function sdkReasonAfterMac(body, nowMs) {
     let envelope;
     try {
@@ -170,12 +177,10 @@ export function createRequestStateCodec(options) {
         bindValue = "" + bind(ctx); // as the SDK's "label" + value
       }
       const p = envelopeValue(payload);
-      if (p === undefined || typeof p === "function" || typeof p === "symbol") {
-        // The SDK writes an envelope without "p" here ({"exp":N}); the wasm core has no such envelope.
-        throw new TypeError("createRequestStateCodec: this codec cannot mint an undefined payload (nor a function or a symbol, which JSON omits)");
-      }
       try {
-        // toJSON already ran with the key "p": hand StateCodec the value it gave.
+        // toJSON already ran with the key "p": hand StateCodec the value it
+        // gave. Where JSON leaves it out (undefined, a function, a symbol),
+        // the SDK reading writes no "p", as JSON.stringify({ p }) does.
         return atClock(nowMs, () => codec.mint({ toJSON: () => p }, { bind: bindValue }));
       } catch (e) {
         // JSON.stringify's own error (a cycle, a BigInt, a throwing nested toJSON), as the SDK rejects with it.

@@ -3,11 +3,12 @@
 //! natively too, so the fuzz targets and native tests run the shipped path.
 
 use super::protocol::{
-    purpose_of, STATUS_BAD_INPUT, STATUS_INVALID_CLOCK, STATUS_OUT_OF_MEMORY,
+    operation, Operation, STATUS_BAD_INPUT, STATUS_INVALID_CLOCK, STATUS_OUT_OF_MEMORY,
     STATUS_PAYLOAD_NOT_JSON, STATUS_TOKEN_TOO_LARGE, STATUS_UNKNOWN_OP,
 };
 use crate::clock;
 use crate::codec::{Codec, SealError};
+use crate::purpose::Purpose;
 
 /// The input buffer read as the strings the glue wrote back to back:
 /// `first` bytes, then `second` bytes, then `third` bytes (`third < 0`: absent).
@@ -53,8 +54,11 @@ pub fn seal(
     let Some((payload, tool, bind)) = texts(input, payload_len, tool_len, bind_len) else {
         return status(STATUS_BAD_INPUT);
     };
-    let Some(purpose) = purpose_of(what, tool) else {
-        return status(STATUS_UNKNOWN_OP);
+    let (purpose, payload) = match operation(what, tool) {
+        Some(Operation::Purpose(purpose)) => (purpose, Some(payload)),
+        // No JSON text is empty: 0 bytes stand for `undefined`.
+        Some(Operation::Sdk) => (Purpose::Raw, (!payload.is_empty()).then_some(payload)),
+        None => return status(STATUS_UNKNOWN_OP),
     };
     match codec.seal_into(purpose, payload, bind, now_ms, out) {
         Ok(()) => out.len() as f64,
@@ -82,7 +86,7 @@ pub fn open(
     let Some((token, tool, bind)) = texts(input, token_len, tool_len, bind_len) else {
         return status(STATUS_BAD_INPUT);
     };
-    let Some(purpose) = purpose_of(what, tool) else {
+    let Some(op) = operation(what, tool) else {
         return status(STATUS_UNKNOWN_OP);
     };
     // The core would call such a clock's tokens expired; the glue's
@@ -90,9 +94,16 @@ pub fn open(
     if clock::unix_seconds(now_ms).is_none() {
         return status(STATUS_INVALID_CLOCK);
     }
-    match codec.open_as(token, purpose, bind, now_ms) {
+    let opened = match op {
+        Operation::Purpose(purpose) => codec.open_as(token, purpose, bind, now_ms).map(Some),
+        Operation::Sdk => codec.verify_as_sdk_at(token, bind, now_ms),
+    };
+    match opened {
         Ok(opened) => {
-            let json = opened.payload_json().as_bytes();
+            // No `"p"` (JS `undefined`): 0 bytes, which no JSON text is.
+            let json = opened
+                .as_ref()
+                .map_or(&[][..], |p| p.payload_json().as_bytes());
             out.clear();
             if out.try_reserve(json.len()).is_err() {
                 return status(STATUS_OUT_OF_MEMORY);

@@ -11,6 +11,11 @@ pub const OP_VIEW: u8 = 0;
 pub const OP_REQUEST_STATE: u8 = 1;
 /// `what` of `sealIo`/`openIo`: the SDK's raw v1 token (`mint`/`verify`).
 pub const OP_RAW: u8 = 2;
+/// `what` of `sealIo`/`openIo`: a raw v1 token written and read as the SDK's
+/// own codec does, for the drop-in: a payload of 0 bytes is JS `undefined`
+/// (an envelope without `"p"`), and opening reads the envelope as `JSON.parse`
+/// does (see [`crate::envelope::parse_as_sdk`]), giving 0 bytes for no `"p"`.
+pub const OP_SDK: u8 = 3;
 
 /// Negative results of `sealIo`/`openIo` other than minus a reason code
 /// (`openIo` returns `-reason` for a token that does not open).
@@ -27,13 +32,23 @@ pub const STATUS_PAYLOAD_NOT_JSON: i8 = -14;
 /// The token would be longer than `maxTokenBytes`.
 pub const STATUS_TOKEN_TOO_LARGE: i8 = -15;
 
-/// The purpose an operation code stands for; `None` for an unknown code,
-/// which is refused (never read as raw, which would skip the purpose check).
-pub fn purpose_of(op: u8, tool: &str) -> Option<Purpose<&str>> {
+/// What an operation code asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation<'a> {
+    /// A token of this purpose, by SPEC's rules.
+    Purpose(Purpose<&'a str>),
+    /// A raw token by the SDK codec's rules ([`OP_SDK`]).
+    Sdk,
+}
+
+/// The operation a code stands for; `None` for an unknown code, which is
+/// refused (never read as raw, which would skip the purpose check).
+pub fn operation(op: u8, tool: &str) -> Option<Operation<'_>> {
     match op {
-        OP_VIEW => Some(Purpose::View),
-        OP_REQUEST_STATE => Some(Purpose::RequestState(tool)),
-        OP_RAW => Some(Purpose::Raw),
+        OP_VIEW => Some(Operation::Purpose(Purpose::View)),
+        OP_REQUEST_STATE => Some(Operation::Purpose(Purpose::RequestState(tool))),
+        OP_RAW => Some(Operation::Purpose(Purpose::Raw)),
+        OP_SDK => Some(Operation::Sdk),
         _ => None,
     }
 }
@@ -44,14 +59,16 @@ mod tests {
 
     #[test]
     fn unknown_operation_codes_are_refused() {
-        assert_eq!(purpose_of(OP_VIEW, "t"), Some(Purpose::View));
+        let of = |p| Some(Operation::Purpose(p));
+        assert_eq!(operation(OP_VIEW, "t"), of(Purpose::View));
         assert_eq!(
-            purpose_of(OP_REQUEST_STATE, "t"),
-            Some(Purpose::RequestState("t"))
+            operation(OP_REQUEST_STATE, "t"),
+            of(Purpose::RequestState("t"))
         );
-        assert_eq!(purpose_of(OP_RAW, "t"), Some(Purpose::Raw));
-        for op in 3..=u8::MAX {
-            assert_eq!(purpose_of(op, "t"), None, "{op}");
+        assert_eq!(operation(OP_RAW, "t"), of(Purpose::Raw));
+        assert_eq!(operation(OP_SDK, "t"), Some(Operation::Sdk));
+        for op in 4..=u8::MAX {
+            assert_eq!(operation(op, "t"), None, "{op}");
         }
     }
 }
