@@ -18,6 +18,8 @@ const JS = join(BENCH, "..");
 const CONSUMER = join(JS, "out/consumer");
 const RUNS = 10;
 const WARMUP = 3;
+/** `run.mjs --quick`: fewer rounds, for a before/after check on one change. */
+export const QUICK_COLD = { runs: 5, warmup: 1 };
 const SMALL = "{ board: [0, 0, 0, 0, 0, 0, 0, 0, 0], turn: 1 }";
 // The runner, when python3 is there: it spawns from a small process and reads
 // each child's CPU time (user + sys over all its threads, getrusage) besides
@@ -41,7 +43,7 @@ for rnd in range(warm + runs):
 print(json.dumps(out))
 `;
 
-export function coldNode(log) {
+export function coldNode(log, { runs = RUNS, warmup = WARMUP } = {}) {
   const node = process.execPath;
   const scripts = {
     empty: [CONSUMER, `// nothing: the cost of starting Node's ESM loader\n`],
@@ -67,31 +69,29 @@ export function coldNode(log) {
     // Each must run cleanly before it is timed.
     for (const c of commands) execFileSync(node, c.args, { stdio: ["ignore", "ignore", "inherit"] });
     // Round robin (bare, import, seal, SDK, bare, ...), so that load drifting on a
-    // shared machine hits every command alike; spawnSync timed from here.
-    // Round robin (bare, import, seal, SDK, bare, ...), so that load drifting on a
     // shared machine hits every command alike.
     let tool;
-    const py = spawnSync("python3", ["-c", RUNNER, JSON.stringify(commands.map((c) => [node, ...c.args])), String(WARMUP), String(RUNS)], {
+    const py = spawnSync("python3", ["-c", RUNNER, JSON.stringify(commands.map((c) => [node, ...c.args])), String(warmup), String(runs)], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
       maxBuffer: 1 << 20,
     });
     if (py.status === 0) {
-      tool = `interleaved rounds spawned by python3 (wall: perf_counter, CPU: getrusage), ${WARMUP} warm-up rounds`;
+      tool = `interleaved rounds spawned by python3 (wall: perf_counter, CPU: getrusage), ${warmup} warm-up rounds`;
       JSON.parse(py.stdout).forEach((samples, i) => {
         commands[i].times = samples.map((s) => s[0]);
         commands[i].cpu = samples.map((s) => s[1]);
       });
     } else {
       if (!py.error) throw new Error(`cold-start runner failed: ${py.stderr}`);
-      tool = `interleaved spawnSync loop, ${WARMUP} warm-up rounds (no python3: no CPU times)`;
+      tool = `interleaved spawnSync loop, ${warmup} warm-up rounds (no python3: no CPU times)`;
       for (const c of commands) c.times = [];
-      for (let round = 0; round < WARMUP + RUNS; round++) {
+      for (let round = 0; round < warmup + runs; round++) {
         for (const c of commands) {
           const t0 = performance.now();
           const r = spawnSync(node, c.args, { stdio: "ignore" });
           if (r.status !== 0) throw new Error(`${c.label} exited with ${r.status}`);
-          if (round >= WARMUP) c.times.push(performance.now() - t0);
+          if (round >= warmup) c.times.push(performance.now() - t0);
         }
       }
     }
@@ -101,7 +101,7 @@ export function coldNode(log) {
       c.cpuMedian = c.cpu ? median(c.cpu) : undefined;
     }
     for (const c of commands) log(`  ${c.label}: median ${c.median.toFixed(1)} ms, min ${c.min.toFixed(1)} ms, CPU ${c.cpuMedian?.toFixed(0)} ms`);
-    return { tool, runs: RUNS, commands, bare: commands[0], esm: commands[1], importOnly: commands[2], ours: commands[3], sdk: commands[4] };
+    return { tool, runs: runs, commands, bare: commands[0], esm: commands[1], importOnly: commands[2], ours: commands[3], sdk: commands[4] };
   } finally {
     for (const f of files) rmSync(f, { force: true });
   }
