@@ -49,6 +49,11 @@ export function coldNode(log, { runs = RUNS, warmup = WARMUP } = {}) {
     empty: [CONSUMER, `// nothing: the cost of starting Node's ESM loader\n`],
     import: [CONSUMER, `import "mcp-sealed-state";\n`],
     seal: [CONSUMER, `import { StateCodec } from "mcp-sealed-state";\nnew StateCodec({ key: ${JSON.stringify(KEY)} }).seal(${SMALL});\n`],
+    // In-process marks of where the time of `seal` goes (dynamic import, so the marks bracket it).
+    steps: [
+      CONSUMER,
+      `const t0 = performance.now();\nconst { StateCodec } = await import("mcp-sealed-state");\nconst t1 = performance.now();\nconst codec = new StateCodec({ key: ${JSON.stringify(KEY)} });\nconst t2 = performance.now();\ncodec.seal(${SMALL});\nconst t3 = performance.now();\ncodec.seal(${SMALL});\nconst t4 = performance.now();\nconsole.log(JSON.stringify({ import: t1 - t0, construct: t2 - t1, firstSeal: t3 - t2, secondSeal: t4 - t3 }));\n`,
+    ],
     sdk: [JS, `import { createRequestStateCodec } from "@modelcontextprotocol/server";\nawait createRequestStateCodec({ key: ${JSON.stringify(KEY)} }).mint(${SMALL});\n`],
   };
   const files = [];
@@ -100,8 +105,14 @@ export function coldNode(log, { runs = RUNS, warmup = WARMUP } = {}) {
       c.min = Math.min(...c.times);
       c.cpuMedian = c.cpu ? median(c.cpu) : undefined;
     }
+    // The breakdown: each step's median over as many fresh processes.
+    const samples = Array.from({ length: runs }, () => JSON.parse(execFileSync(node, [scripts.steps], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })));
+    const steps = Object.fromEntries(Object.keys(samples[0]).map((k) => [k, median(samples.map((s) => s[k]))]));
+    log(
+      `  in-process (medians): import() ${steps.import.toFixed(2)} ms, new StateCodec ${steps.construct.toFixed(2)} ms, first seal ${steps.firstSeal.toFixed(2)} ms, second seal ${steps.secondSeal.toFixed(3)} ms`,
+    );
     for (const c of commands) log(`  ${c.label}: median ${c.median.toFixed(1)} ms, min ${c.min.toFixed(1)} ms, CPU ${c.cpuMedian?.toFixed(0)} ms`);
-    return { tool, runs: runs, commands, bare: commands[0], esm: commands[1], importOnly: commands[2], ours: commands[3], sdk: commands[4] };
+    return { tool, runs, commands, steps, bare: commands[0], esm: commands[1], importOnly: commands[2], ours: commands[3], sdk: commands[4] };
   } finally {
     for (const f of files) rmSync(f, { force: true });
   }

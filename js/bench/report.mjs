@@ -212,6 +212,13 @@ export function markdown({ results, hash, sizes, cold, targetRows, machineLine, 
           `| ${c.label} | ${fmtMs(c.median)} | ${bare ? "" : fmtMs(c.median - n.bare.median)} | ${fmtMs(c.min)} | ${bare ? "" : fmtMs(c.min - n.bare.min)} | ${cpu(c)} | ${bare ? "" : cpuDelta(c)} |`,
         );
       }
+      if (n.steps) {
+        const st = n.steps;
+        out.push("");
+        out.push(
+          `Where it goes, in-process (\`performance.now()\` around each step of a fresh process, median of ${n.runs}): \`await import("mcp-sealed-state")\` ${fmtMs(st.import)} (resolve, read and compile its modules, read, compile and instantiate the edge .wasm), \`new StateCodec\` ${fmtMs(st.construct)}, first seal ${fmtMs(st.firstSeal)}, second seal ${fmtMs(st.secondSeal)} (the first calls compile the wasm functions they reach: V8 compiles wasm lazily).`,
+        );
+      }
     }
     if (cold.workerd) {
       const w = cold.workerd;
