@@ -116,7 +116,7 @@ if (jsonOut) {
     Object.fromEntries(
       ["bare", "esm", "importOnly", "ours", "sdk"].map((k) => [k, { label: cold.node[k].label, median: cold.node[k].median, min: cold.node[k].min, cpuMedian: cold.node[k].cpuMedian }]),
     );
-  const run = { machine: machineLine, command: process.argv.slice(1).join(" "), quick, elapsedS, results, targets: targetRows, sizes, coldNode: node };
+  const run = { machine: machineLine, command: process.argv.slice(1).join(" "), quick, elapsedS, results, targets: targetRows, sizes, coldNode: node && { ...node, steps: cold.node.steps } };
   writeFileSync(jsonOut, `${JSON.stringify(run, null, 1)}\n`);
   log(`wrote ${jsonOut}`);
 }
