@@ -19,7 +19,7 @@ const CONSUMER = join(JS, "out/consumer");
 const RUNS = 10;
 const WARMUP = 3;
 /** `run.mjs --quick`: fewer rounds, for a before/after check on one change. */
-export const QUICK_COLD = { runs: 5, warmup: 1 };
+export const QUICK_COLD = { runs: 10, warmup: 1 };
 const SMALL = "{ board: [0, 0, 0, 0, 0, 0, 0, 0, 0], turn: 1 }";
 // The runner, when python3 is there: it spawns from a small process and reads
 // each child's CPU time (user + sys over all its threads, getrusage) besides

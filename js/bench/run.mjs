@@ -10,7 +10,7 @@
 // --quick    a before/after check on one change, under 30 s after the build:
 //            the small and large payloads, seal and open of ours against the
 //            SDK codec and node:crypto (unbound), shorter batches and fewer
-//            rounds (harness QUICK), and Node's cold start in 5 rounds.
+//            rounds (harness QUICK), and Node's cold start in 10 rounds.
 // --json=F   also writes this run's figures to F, for compare.mjs (two runs side by side).
 // --write    rewrites js/bench/RESULTS.md and the README's figures even with
 //            --only or --quick (a full run without them always does).
