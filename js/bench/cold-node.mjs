@@ -18,6 +18,8 @@ const JS = join(BENCH, "..");
 const CONSUMER = join(JS, "out/consumer");
 const RUNS = 10;
 const WARMUP = 3;
+/** `run.mjs --quick`: fewer rounds, for a before/after check on one change. */
+export const QUICK_COLD = { runs: 10, warmup: 1 };
 const SMALL = "{ board: [0, 0, 0, 0, 0, 0, 0, 0, 0], turn: 1 }";
 // The runner, when python3 is there: it spawns from a small process and reads
 // each child's CPU time (user + sys over all its threads, getrusage) besides
@@ -41,12 +43,17 @@ for rnd in range(warm + runs):
 print(json.dumps(out))
 `;
 
-export function coldNode(log) {
+export function coldNode(log, { runs = RUNS, warmup = WARMUP } = {}) {
   const node = process.execPath;
   const scripts = {
     empty: [CONSUMER, `// nothing: the cost of starting Node's ESM loader\n`],
     import: [CONSUMER, `import "mcp-sealed-state";\n`],
     seal: [CONSUMER, `import { StateCodec } from "mcp-sealed-state";\nnew StateCodec({ key: ${JSON.stringify(KEY)} }).seal(${SMALL});\n`],
+    // In-process marks of where the time of `seal` goes (dynamic import, so the marks bracket it).
+    steps: [
+      CONSUMER,
+      `const t0 = performance.now();\nconst { StateCodec } = await import("mcp-sealed-state");\nconst t1 = performance.now();\nconst codec = new StateCodec({ key: ${JSON.stringify(KEY)} });\nconst t2 = performance.now();\ncodec.seal(${SMALL});\nconst t3 = performance.now();\ncodec.seal(${SMALL});\nconst t4 = performance.now();\nconsole.log(JSON.stringify({ import: t1 - t0, construct: t2 - t1, firstSeal: t3 - t2, secondSeal: t4 - t3 }));\n`,
+    ],
     sdk: [JS, `import { createRequestStateCodec } from "@modelcontextprotocol/server";\nawait createRequestStateCodec({ key: ${JSON.stringify(KEY)} }).mint(${SMALL});\n`],
   };
   const files = [];
@@ -67,31 +74,29 @@ export function coldNode(log) {
     // Each must run cleanly before it is timed.
     for (const c of commands) execFileSync(node, c.args, { stdio: ["ignore", "ignore", "inherit"] });
     // Round robin (bare, import, seal, SDK, bare, ...), so that load drifting on a
-    // shared machine hits every command alike; spawnSync timed from here.
-    // Round robin (bare, import, seal, SDK, bare, ...), so that load drifting on a
     // shared machine hits every command alike.
     let tool;
-    const py = spawnSync("python3", ["-c", RUNNER, JSON.stringify(commands.map((c) => [node, ...c.args])), String(WARMUP), String(RUNS)], {
+    const py = spawnSync("python3", ["-c", RUNNER, JSON.stringify(commands.map((c) => [node, ...c.args])), String(warmup), String(runs)], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
       maxBuffer: 1 << 20,
     });
     if (py.status === 0) {
-      tool = `interleaved rounds spawned by python3 (wall: perf_counter, CPU: getrusage), ${WARMUP} warm-up rounds`;
+      tool = `interleaved rounds spawned by python3 (wall: perf_counter, CPU: getrusage), ${warmup} warm-up rounds`;
       JSON.parse(py.stdout).forEach((samples, i) => {
         commands[i].times = samples.map((s) => s[0]);
         commands[i].cpu = samples.map((s) => s[1]);
       });
     } else {
       if (!py.error) throw new Error(`cold-start runner failed: ${py.stderr}`);
-      tool = `interleaved spawnSync loop, ${WARMUP} warm-up rounds (no python3: no CPU times)`;
+      tool = `interleaved spawnSync loop, ${warmup} warm-up rounds (no python3: no CPU times)`;
       for (const c of commands) c.times = [];
-      for (let round = 0; round < WARMUP + RUNS; round++) {
+      for (let round = 0; round < warmup + runs; round++) {
         for (const c of commands) {
           const t0 = performance.now();
           const r = spawnSync(node, c.args, { stdio: "ignore" });
           if (r.status !== 0) throw new Error(`${c.label} exited with ${r.status}`);
-          if (round >= WARMUP) c.times.push(performance.now() - t0);
+          if (round >= warmup) c.times.push(performance.now() - t0);
         }
       }
     }
@@ -100,8 +105,14 @@ export function coldNode(log) {
       c.min = Math.min(...c.times);
       c.cpuMedian = c.cpu ? median(c.cpu) : undefined;
     }
+    // The breakdown: each step's median over as many fresh processes.
+    const samples = Array.from({ length: runs }, () => JSON.parse(execFileSync(node, [scripts.steps], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })));
+    const steps = Object.fromEntries(Object.keys(samples[0]).map((k) => [k, median(samples.map((s) => s[k]))]));
+    log(
+      `  in-process (medians): import() ${steps.import.toFixed(2)} ms, new StateCodec ${steps.construct.toFixed(2)} ms, first seal ${steps.firstSeal.toFixed(2)} ms, second seal ${steps.secondSeal.toFixed(3)} ms`,
+    );
     for (const c of commands) log(`  ${c.label}: median ${c.median.toFixed(1)} ms, min ${c.min.toFixed(1)} ms, CPU ${c.cpuMedian?.toFixed(0)} ms`);
-    return { tool, runs: RUNS, commands, bare: commands[0], esm: commands[1], importOnly: commands[2], ours: commands[3], sdk: commands[4] };
+    return { tool, runs, commands, steps, bare: commands[0], esm: commands[1], importOnly: commands[2], ours: commands[3], sdk: commands[4] };
   } finally {
     for (const f of files) rmSync(f, { force: true });
   }

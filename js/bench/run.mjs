@@ -4,8 +4,16 @@
 // jose. Prints the tables and writes them to js/bench/RESULTS.md.
 //
 //   node js/bench/run.mjs [--no-build] [--only=speed,sizes,node,workerd,chromium,widget]
+//                         [--quick] [--json=FILE] [--write]
 //
 // --no-build benchmarks the package already installed in js/out/consumer.
+// --quick    a before/after check on one change, under 30 s after the build:
+//            the small and large payloads, seal and open of ours against the
+//            SDK codec and node:crypto (unbound), shorter batches and fewer
+//            rounds (harness QUICK), and Node's cold start in 10 rounds.
+// --json=F   also writes this run's figures to F, for compare.mjs (two runs side by side).
+// --write    rewrites js/bench/RESULTS.md and the README's figures even with
+//            --only or --quick (a full run without them always does).
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -21,7 +29,11 @@ const only = args
   .find((a) => a.startsWith("--only="))
   ?.slice(7)
   .split(",");
-const want = (part) => !only || only.includes(part);
+const quick = args.includes("--quick");
+const jsonOut = args.find((a) => a.startsWith("--json="))?.slice(7);
+const QUICK_PARTS = ["speed", "sizes", "node"];
+const want = (part) => (only ? only.includes(part) : !quick || QUICK_PARTS.includes(part));
+const write = args.includes("--write") || (!only && !quick);
 const log = (...xs) => console.error(...xs);
 
 const started = performance.now();
@@ -34,7 +46,9 @@ if (!noBuild) {
 }
 
 // Imported after the pack: support.mjs refuses to load without the consumer install.
-const { PAYLOADS } = await import("./payloads.mjs");
+const { PAYLOADS: ALL_PAYLOADS } = await import("./payloads.mjs");
+const PAYLOADS = quick ? ALL_PAYLOADS.filter((p) => p.name !== "medium") : ALL_PAYLOADS;
+const { QUICK } = await import("./harness.mjs");
 const { makeCodecs, checkInterop } = await import("./codecs.mjs");
 const { measureSpeed, measureHash } = await import("./speed.mjs");
 const { measureSizes } = await import("./sizes.mjs");
@@ -51,8 +65,8 @@ let results = [];
 let hash;
 if (want("speed")) {
   log("== speed");
-  results = withRatios(await measureSpeed(codecs, PAYLOADS, log));
-  hash = await measureHash(codecs);
+  results = withRatios(await measureSpeed(codecs, PAYLOADS, log, quick ? { quick, timing: QUICK } : {}));
+  if (!quick) hash = await measureHash(codecs);
 }
 
 const sizes = want("sizes") ? measureSizes() : undefined;
@@ -60,7 +74,8 @@ const sizes = want("sizes") ? measureSizes() : undefined;
 const cold = {};
 if (want("node")) {
   log("== cold start: Node");
-  cold.node = (await import("./cold-node.mjs")).coldNode(log);
+  const { coldNode, QUICK_COLD } = await import("./cold-node.mjs");
+  cold.node = coldNode(log, quick ? QUICK_COLD : {});
 }
 if (want("workerd")) {
   log("== cold start: workerd");
@@ -89,11 +104,23 @@ const md = markdown({
   loadLine: `1-minute load average ${loadAtStart.toFixed(2)} at the start, ${load().toFixed(2)} at the end (on ${(await import("node:os")).cpus().length} cores; other work on the machine skews the figures)`,
   checks,
   command: `npm --prefix js run bench${args.length ? ` -- ${args.join(" ")}` : ""}`,
+  quick,
   elapsedS,
   payloads: PAYLOADS,
 });
 console.log(md);
-if (!only) {
+if (jsonOut) {
+  // What compare.mjs reads: every row, the targets, the sizes, Node's cold start.
+  const node =
+    cold.node &&
+    Object.fromEntries(
+      ["bare", "esm", "importOnly", "ours", "sdk"].map((k) => [k, { label: cold.node[k].label, median: cold.node[k].median, min: cold.node[k].min, cpuMedian: cold.node[k].cpuMedian }]),
+    );
+  const run = { machine: machineLine, command: process.argv.slice(1).join(" "), quick, elapsedS, results, targets: targetRows, sizes, coldNode: node && { ...node, steps: cold.node.steps } };
+  writeFileSync(jsonOut, `${JSON.stringify(run, null, 1)}\n`);
+  log(`wrote ${jsonOut}`);
+}
+if (write) {
   writeFileSync(join(BENCH, "RESULTS.md"), md);
   log(`wrote ${join(BENCH, "RESULTS.md")}`);
   // The README's figures are this run's too: rewrite the table between its markers.
@@ -108,5 +135,5 @@ if (!only) {
     log(`updated the figures in ${readme}`);
   }
 } else {
-  log("(--only: RESULTS.md not rewritten)");
+  log("(--only or --quick: RESULTS.md and the README not rewritten; --write rewrites them)");
 }

@@ -1,9 +1,11 @@
 // Node (ESM): read the .wasm beside this file and compile it synchronously.
-// Without WebAssembly (node --jitless) the JS twin serves instead.
-import { readFileSync } from "node:fs";
+// Without WebAssembly (node --jitless) the JS twin serves instead. node:fs
+// through process.getBuiltinModule, as in edge/node.js (an ES import of it
+// loads fs's streams).
 import { initSync, readTokenJson } from "../wasm/widget.js";
 import { readTokenJsonJs } from "./read-js.js";
 import { tokenApi } from "./token.js";
+const { readFileSync } = process.getBuiltinModule("node:fs");
 
 const core = { backend: "js", read: readTokenJsonJs };
 if (typeof WebAssembly === "object") {
