@@ -1,6 +1,7 @@
 // Ratios, targets and the Markdown written to RESULTS.md (also printed).
 import { cpus, loadavg } from "node:os";
 import { readFileSync } from "node:fs";
+import { widgetSpeedTable } from "./widget-speed.mjs";
 
 const fmtUs = (us) => (us >= 100 ? us.toFixed(0) : us >= 10 ? us.toFixed(1) : us.toFixed(2));
 const fmtOps = (ops) => (ops >= 1e6 ? `${(ops / 1e6).toFixed(2)} M` : ops >= 1e3 ? `${(ops / 1e3).toFixed(1)} k` : ops.toFixed(0));
@@ -138,7 +139,7 @@ export function readmeSummary({ targetRows, machineLine }) {
   return out.join("\n");
 }
 
-export function markdown({ results, hash, sizes, cold, targetRows, machineLine, loadLine, checks, command, elapsedS, payloads, quick = false }) {
+export function markdown({ results, hash, widgetSpeed, sizes, cold, targetRows, machineLine, loadLine, checks, command, elapsedS, payloads, quick = false }) {
   const out = [];
   out.push("# Benchmark results");
   out.push("");
@@ -184,6 +185,16 @@ export function markdown({ results, hash, sizes, cold, targetRows, machineLine, 
     );
     out.push(`| node:crypto createHash("sha256") over ${hash.bytes} B (OpenSSL${machineLine.includes("SHA-NI") ? ", SHA-NI" : ""}) | ${hash.nodeSha256MBs.toFixed(0)} |`);
     out.push(`| node:crypto createHmac("sha256") over a ${hash.bytes}-char string | ${hash.nodeHmacMBs.toFixed(0)} |`);
+  }
+  if (widgetSpeed) {
+    out.push("");
+    out.push("### Widget API: the wasm reader and its JS twin");
+    out.push("");
+    out.push(
+      "The widget entry's `readTokenUnverified` and `adoptToken` (a tool result's token adopted over the current one: two reads), served by the widget .wasm and by the JS twin that serves a View without 'wasm-unsafe-eval' (js/bench/widget-speed.mjs, Node, same rounds):",
+    );
+    out.push("");
+    out.push(widgetSpeedTable(widgetSpeed));
   }
   if (sizes) {
     out.push("");

@@ -3,7 +3,7 @@
 // cold start) against @modelcontextprotocol/server's codec, node:crypto and
 // jose. Prints the tables and writes them to js/bench/RESULTS.md.
 //
-//   node js/bench/run.mjs [--no-build] [--only=speed,sizes,node,workerd,chromium,widget]
+//   node js/bench/run.mjs [--no-build] [--only=speed,widgetspeed,sizes,node,workerd,chromium,widget]
 //                         [--quick] [--json=FILE] [--write]
 //
 // --no-build benchmarks the package already installed in js/out/consumer.
@@ -68,6 +68,11 @@ if (want("speed")) {
   results = withRatios(await measureSpeed(codecs, PAYLOADS, log, quick ? { quick, timing: QUICK } : {}));
   if (!quick) hash = await measureHash(codecs);
 }
+let widgetSpeed;
+if (want("widgetspeed")) {
+  log("== widget API speed: wasm and the JS twin");
+  widgetSpeed = await (await import("./widget-speed.mjs")).measureWidgetSpeed(codecs.ours, PAYLOADS, log);
+}
 
 const sizes = want("sizes") ? measureSizes() : undefined;
 
@@ -97,6 +102,7 @@ const machineLine = machine();
 const md = markdown({
   results,
   hash,
+  widgetSpeed,
   sizes,
   cold,
   targetRows,
