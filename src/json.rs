@@ -99,14 +99,63 @@ fn literal_end(b: &[u8], i: usize, lit: &[u8]) -> Option<usize> {
 
 /// After `{` or `,` inside an object: the key, `:`, and the index of the value.
 fn member_value_start(b: &[u8], i: usize) -> Option<usize> {
-    let i = skip_ws(b, string_end(b, skip_ws(b, i))?);
-    (b.get(i) == Some(&b':')).then(|| skip_ws(b, i + 1))
+    member_at(b, i).map(|(_, _, value)| value)
+}
+
+/// After `{` or `,` inside an object: where the key starts and ends and where
+/// the value starts.
+fn member_at(b: &[u8], i: usize) -> Option<(usize, usize, usize)> {
+    let key_start = skip_ws(b, i);
+    let key_end = string_end(b, key_start)?;
+    let i = skip_ws(b, key_end);
+    (b.get(i) == Some(&b':')).then(|| (key_start, key_end, skip_ws(b, i + 1)))
+}
+
+/// What [`scan`] tells about the members of the objects it meets at the top
+/// two levels (the value itself, and the values of its members), in the
+/// same pass that validates them.
+trait Members {
+    /// A member of an object at `depth` (1: the value's own members, 2: the
+    /// members of one of their values, whose key is `parent`) has ended.
+    /// Keys are literals with their quotes; all are byte ranges.
+    fn member(
+        &mut self,
+        depth: usize,
+        parent: (usize, usize),
+        key: (usize, usize),
+        value: (usize, usize),
+    ) -> Option<()>;
+}
+
+/// Nothing to tell: [`value_end`]. (Its own instance, so builds that never
+/// record carry none of the recording.)
+struct Ignore;
+
+impl Members for Ignore {
+    #[inline(always)]
+    fn member(
+        &mut self,
+        _: usize,
+        _: (usize, usize),
+        _: (usize, usize),
+        _: (usize, usize),
+    ) -> Option<()> {
+        Some(())
+    }
 }
 
 /// End (exclusive) of the JSON value that starts at the first non-whitespace
 /// byte at or after `start`. Iterative: the nesting lives in a heap stack.
 pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
+    scan(b, start, &mut Ignore)
+}
+
+/// [`value_end`], telling `members` about the members of the top two levels
+/// of objects as it validates them.
+fn scan<M: Members>(b: &[u8], start: usize, members: &mut M) -> Option<usize> {
     let mut stack: Vec<u8> = Vec::new();
+    // The open member (key start, key end, value start) at depths 1 and 2.
+    let mut open = [(0, 0, 0); 2];
     let mut i = skip_ws(b, start);
     loop {
         // A value starts at `i`.
@@ -117,7 +166,11 @@ pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
                     i = j + 1;
                 } else {
                     try_push(&mut stack, b'}')?;
-                    i = member_value_start(b, j)?;
+                    let m = member_at(b, j)?;
+                    if let Some(slot) = open.get_mut(stack.len() - 1) {
+                        *slot = m;
+                    }
+                    i = m.2;
                     continue;
                 }
             }
@@ -143,10 +196,24 @@ pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
             let Some(&close) = stack.last() else {
                 return Some(i);
             };
+            let depth = stack.len();
+            if close == b'}' && depth <= 2 {
+                let [outer, inner] = open;
+                let (parent, m) = if depth == 1 {
+                    (outer, outer)
+                } else {
+                    (outer, inner)
+                };
+                members.member(depth, (parent.0, parent.1), (m.0, m.1), (m.2, i))?;
+            }
             i = skip_ws(b, i);
             match *b.get(i)? {
                 b',' if close == b'}' => {
-                    i = member_value_start(b, i + 1)?;
+                    let m = member_at(b, i + 1)?;
+                    if let Some(slot) = open.get_mut(depth - 1) {
+                        *slot = m;
+                    }
+                    i = m.2;
                     break;
                 }
                 b',' => {
@@ -207,6 +274,65 @@ pub fn object_members(s: &str) -> Option<Vec<Member<'_>>> {
             _ => return None,
         }
     }
+}
+
+/// [`object_members`] of `s`, and, found in the same pass, the members of
+/// the value of its member whose key literal is exactly `parent` (quotes
+/// included) when that value is an object; `None` for them otherwise (the
+/// caller reads such a value on its own). One pass instead of two over a
+/// payload that is nearly all of `s`.
+#[cfg(feature = "edge")]
+#[allow(clippy::type_complexity)]
+pub fn object_members_nested<'a>(
+    s: &'a str,
+    parent: &str,
+) -> Option<(Vec<Member<'a>>, Option<Vec<Member<'a>>>)> {
+    struct Nested<'a, 'k> {
+        s: &'a str,
+        parent: &'k [u8],
+        outer: Vec<Member<'a>>,
+        inner: Vec<Member<'a>>,
+    }
+    impl<'a> Members for Nested<'a, '_> {
+        fn member(
+            &mut self,
+            depth: usize,
+            parent: (usize, usize),
+            key: (usize, usize),
+            value: (usize, usize),
+        ) -> Option<()> {
+            let member = Member {
+                key: self.s.get(key.0..key.1)?,
+                value: self.s.get(value.0..value.1)?,
+            };
+            if depth == 1 {
+                try_push(&mut self.outer, member)
+            } else if self.s.as_bytes().get(parent.0..parent.1) == Some(self.parent) {
+                try_push(&mut self.inner, member)
+            } else {
+                Some(())
+            }
+        }
+    }
+    let b = s.as_bytes();
+    if b.get(skip_ws(b, 0)) != Some(&b'{') {
+        return None;
+    }
+    let mut found = Nested {
+        s,
+        parent: parent.as_bytes(),
+        outer: Vec::new(),
+        inner: Vec::new(),
+    };
+    let end = scan(b, 0, &mut found)?;
+    if skip_ws(b, end) != b.len() {
+        return None;
+    }
+    let nested = found
+        .outer
+        .iter()
+        .any(|m| m.key == parent && m.value.starts_with('{'));
+    Some((found.outer, nested.then_some(found.inner)))
 }
 
 /// The value of a JSON string literal (with quotes), as `JSON.parse` gives it,
@@ -496,6 +622,43 @@ mod tests {
             let mut s = String::new();
             write_int(n, &mut s);
             assert_eq!(s, n.to_string());
+        }
+    }
+
+    // The one-pass reading of the envelope finds what two passes find.
+    #[cfg(feature = "edge")]
+    #[test]
+    fn nested_members_agree_with_two_passes() {
+        for s in [
+            "{\"p\":{\"p\":\"v\",\"d\":{\"x\":[1,{\"y\":2}]}},\"exp\":1}",
+            " { \"a\" : 1 , \"p\" : { \"q\" : [ ] , \"r\" : { } } , \"b\":\"t\" } ",
+            "{\"p\":{},\"exp\":1}",
+            "{\"p\":[{\"a\":1}],\"exp\":1}",
+            "{\"p\":\"s\",\"exp\":1}",
+            "{\"x\":{\"a\":1},\"p\":{\"b\":{\"c\":3}}}",
+            "{\"\\u0070\":{\"a\":1}}",
+            "{\"p\":{\"a\":1},\"p\":{\"b\":2}}",
+            "{}",
+        ] {
+            let (outer, inner) = object_members_nested(s, "\"p\"").unwrap();
+            assert_eq!(outer, object_members(s).unwrap(), "{s}");
+            let p = outer.iter().find(|m| m.key == "\"p\"").map(|m| m.value);
+            match p.filter(|v| v.starts_with('{')) {
+                Some(v) if outer.iter().filter(|m| m.key == "\"p\"").count() == 1 => {
+                    assert_eq!(inner.unwrap(), object_members(v).unwrap(), "{s}")
+                }
+                Some(_) => assert!(inner.is_some(), "{s}"),
+                None => assert_eq!(inner, None, "{s}"),
+            }
+        }
+        for bad in [
+            "{\"p\":{\"a\":}}",
+            "{\"p\":{\"a\":1}",
+            "[1]",
+            "{\"p\":1} x",
+            "",
+        ] {
+            assert_eq!(object_members_nested(bad, "\"p\""), None, "{bad}");
         }
     }
 }
