@@ -140,6 +140,7 @@ fn decode_into(s: &str, out: &mut Vec<u8>) -> Result<(), DecodeError> {
 
 /// The scalar decode of [`decode_into`], with `seen` the OR of the sextets
 /// already decoded (`INVALID` when one of them was not in the alphabet).
+#[inline(always)]
 fn decode_scalar_into(s: &str, out: &mut Vec<u8>, mut seen: u8) -> Result<(), DecodeError> {
     let b = s.as_bytes();
     let mut chunks = b.chunks_exact(4);
