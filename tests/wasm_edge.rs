@@ -368,3 +368,12 @@ fn simd_base64url_decode_agrees_with_the_scalar_loop() {
     }
     assert!(checked > 4000, "{checked}");
 }
+
+/// The edge build finds the end of a string's plain run 16 bytes at a time
+/// with SIMD128 (`tests/common` has the cases; natively they run the scalar
+/// loop, in `tests/properties.rs`).
+#[wasm_bindgen_test]
+fn simd_string_scan_judges_every_position() {
+    let checked = common::string_scan_cases(mcp_sealed_state::internals::json::is_valid);
+    assert!(checked > 25_000, "{checked}");
+}
