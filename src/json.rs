@@ -3,7 +3,7 @@
 //! Payloads stay JSON text end to end (JS serializes them with
 //! `JSON.stringify`), so opening a token only needs to validate the body and
 //! find a few members of the envelope; building a tree would be wasted work.
-//! It is iterative, so a payload nested 10,000 deep costs a byte of stack each
+//! It is iterative, so a payload nested 10,000 deep costs at most a byte per
 //! level on the heap and never overflows the wasm stack. It accepts what
 //! `JSON.parse` accepts, lone surrogate escapes (`"\ud800"`) included.
 
@@ -131,10 +131,83 @@ fn member_value_start(b: &[u8], i: usize) -> Option<usize> {
     (b.get(i) == Some(&b':')).then(|| skip_ws(b, i + 1))
 }
 
+/// The open containers of [`value_end`], innermost last: in the edge build
+/// a bit per level (1: an object), 64 levels in a word and deeper ones
+/// spilled to the heap, so a scan allocates nothing until a payload nests 64
+/// deep (a `Vec` of closers cost every seal and open an allocation and a
+/// free). The widget build keeps the `Vec`, which is smaller (175 B gzipped).
+#[cfg(feature = "edge")]
+struct Nesting {
+    top: u64,
+    depth: usize,
+    spill: Vec<u64>,
+}
+
+#[cfg(feature = "edge")]
+impl Nesting {
+    const fn new() -> Nesting {
+        Nesting {
+            top: 0,
+            depth: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    /// Open a container; `None` when the heap refuses room for a deeper level.
+    #[cfg_attr(feature = "edge", inline(always))]
+    fn push(&mut self, object: bool) -> Option<()> {
+        if self.depth > 0 && self.depth % 64 == 0 {
+            try_push(&mut self.spill, self.top)?;
+            self.top = 0;
+        }
+        self.top = self.top << 1 | u64::from(object);
+        self.depth += 1;
+        Some(())
+    }
+
+    #[cfg_attr(feature = "edge", inline(always))]
+    fn pop(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.top >>= 1;
+        if self.depth > 0 && self.depth % 64 == 0 {
+            self.top = self.spill.pop().unwrap_or(0);
+        }
+    }
+
+    /// The closer of the innermost open container, if any.
+    #[cfg_attr(feature = "edge", inline(always))]
+    fn closer(&self) -> Option<u8> {
+        (self.depth > 0).then_some(if self.top & 1 == 1 { b'}' } else { b']' })
+    }
+}
+
+/// The widget build's [`Nesting`]: the closers themselves, a byte per level.
+#[cfg(not(feature = "edge"))]
+struct Nesting(Vec<u8>);
+
+#[cfg(not(feature = "edge"))]
+impl Nesting {
+    const fn new() -> Nesting {
+        Nesting(Vec::new())
+    }
+
+    fn push(&mut self, object: bool) -> Option<()> {
+        try_push(&mut self.0, if object { b'}' } else { b']' })
+    }
+
+    fn pop(&mut self) {
+        self.0.pop();
+    }
+
+    fn closer(&self) -> Option<u8> {
+        self.0.last().copied()
+    }
+}
+
 /// End (exclusive) of the JSON value that starts at the first non-whitespace
-/// byte at or after `start`. Iterative: the nesting lives in a heap stack.
+/// byte at or after `start`. Iterative: the nesting lives in a [`Nesting`].
 pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
-    let mut stack: Vec<u8> = Vec::new();
+    let mut stack = Nesting::new();
     let mut i = skip_ws(b, start);
     loop {
         // A value starts at `i`.
@@ -144,7 +217,7 @@ pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
                 if b.get(j) == Some(&b'}') {
                     i = j + 1;
                 } else {
-                    try_push(&mut stack, b'}')?;
+                    stack.push(true)?;
                     i = member_value_start(b, j)?;
                     continue;
                 }
@@ -154,7 +227,7 @@ pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
                 if b.get(j) == Some(&b']') {
                     i = j + 1;
                 } else {
-                    try_push(&mut stack, b']')?;
+                    stack.push(false)?;
                     i = j;
                     continue;
                 }
@@ -168,7 +241,7 @@ pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
         }
         // A value ended at `i`: close containers until one continues.
         loop {
-            let Some(&close) = stack.last() else {
+            let Some(close) = stack.closer() else {
                 return Some(i);
             };
             i = skip_ws(b, i);
@@ -510,6 +583,30 @@ mod tests {
         assert!(!is_valid(&unbalanced));
         let objects = "{\"a\":".repeat(50_000) + "1" + &"}".repeat(50_000);
         assert!(is_valid(&objects));
+    }
+
+    // Objects and arrays mixed, across the 64-level words of `Nesting`:
+    // each closer must match its own opener at every depth.
+    #[test]
+    fn nesting_mixed_across_words() {
+        for depth in [1, 63, 64, 65, 127, 128, 129, 200] {
+            let object = |level: usize| level % 3 == 0;
+            let mut open = String::new();
+            let mut close = String::new();
+            for level in 0..depth {
+                open.push_str(if object(level) { "{\"k\":" } else { "[" });
+            }
+            for level in (0..depth).rev() {
+                close.push(if object(level) { '}' } else { ']' });
+            }
+            assert!(is_valid(&format!("{open}0{close}")), "{depth}");
+            for wrong in 0..depth {
+                let mut bad = close.clone().into_bytes();
+                bad[wrong] = if bad[wrong] == b'}' { b']' } else { b'}' };
+                let bad = String::from_utf8(bad).unwrap();
+                assert!(!is_valid(&format!("{open}0{bad}")), "{depth} {wrong}");
+            }
+        }
     }
 
     #[test]
