@@ -77,29 +77,73 @@ pub struct Envelope<'a> {
 /// Values of the wanted members, in the order of their names.
 type Picked<'a, const N: usize> = [Option<&'a str>; N];
 
-/// Find the members named `names` (unescaped key equality, as `JSON.parse`
+/// Finds the members named `names` (unescaped key equality, as `JSON.parse`
 /// would see them). A repeated wanted key makes the object invalid: JS would
 /// silently keep the last one, and a token should have one reading only.
+struct Picker<'a, 'n, const N: usize> {
+    names: [&'n str; N],
+    found: Picked<'a, N>,
+    repeated: bool,
+}
+
+impl<'a, 'n, const N: usize> Picker<'a, 'n, N> {
+    fn new(names: [&'n str; N]) -> Self {
+        Picker {
+            names,
+            found: [None; N],
+            repeated: false,
+        }
+    }
+
+    /// Look at one member (a key that cannot be read counts as repeated).
+    fn take(&mut self, m: json::Member<'a>) {
+        let key = if m.key.contains('\\') {
+            json::unescape(m.key).map(std::borrow::Cow::Owned)
+        } else {
+            m.key
+                .get(1..m.key.len().saturating_sub(1))
+                .map(std::borrow::Cow::Borrowed)
+        };
+        let Some(key) = key else {
+            self.repeated = true;
+            return;
+        };
+        if let Some(slot) = self
+            .names
+            .iter()
+            .position(|n| *n == key)
+            .and_then(|idx| self.found.get_mut(idx))
+        {
+            self.repeated |= slot.is_some();
+            *slot = Some(m.value);
+        }
+    }
+
+    /// The values found, or `None` when a wanted key was repeated.
+    fn picked(self) -> Option<Picked<'a, N>> {
+        (!self.repeated).then_some(self.found)
+    }
+}
+
+#[cfg(feature = "edge")]
+impl<'a, const N: usize> json::Sink<'a> for Picker<'a, '_, N> {
+    #[inline(always)]
+    fn member(&mut self, member: json::Member<'a>) -> Option<()> {
+        self.take(member);
+        Some(())
+    }
+}
+
+/// The members named `names` of `members`; see [`Picker`].
 fn pick<'a, const N: usize>(
     members: Vec<json::Member<'a>>,
     names: [&str; N],
 ) -> Option<Picked<'a, N>> {
-    let mut found = [None; N];
+    let mut picker = Picker::new(names);
     for m in members {
-        let key = if m.key.contains('\\') {
-            std::borrow::Cow::Owned(json::unescape(m.key)?)
-        } else {
-            std::borrow::Cow::Borrowed(m.key.get(1..m.key.len().checked_sub(1)?)?)
-        };
-        if let Some(idx) = names.iter().position(|n| *n == key) {
-            let slot = found.get_mut(idx)?;
-            if slot.is_some() {
-                return None;
-            }
-            *slot = Some(m.value);
-        }
+        picker.take(m);
     }
-    Some(found)
+    picker.picked()
 }
 
 /// Parse the outer envelope: a JSON object with `p` and an integer `exp`.
@@ -111,18 +155,24 @@ fn pick<'a, const N: usize>(
 /// it 180 B gzipped, measured).
 pub fn parse(body: &str) -> Option<Envelope<'_>> {
     #[cfg(feature = "edge")]
-    let (members, inner) = json::object_members_nested(body, "\"p\"")?;
+    let ([p, exp, b], inner) = {
+        let (mut outer, mut inner) = (Picker::new(OUTER_MEMBERS), Picker::new(PURPOSE_MEMBERS));
+        let once = json::object_members_nested(body, "\"p\"", &mut outer, &mut inner)?;
+        (outer.picked()?, once.then(|| inner.picked()))
+    };
     #[cfg(not(feature = "edge"))]
-    let members = json::object_members(body)?;
-    let [p, exp, b] = pick(members, ["p", "exp", "b"])?;
+    let [p, exp, b] = pick(json::object_members(body)?, OUTER_MEMBERS)?;
     Some(Envelope {
         p: p?,
         exp: json::parse_int(exp?)?,
         b,
         #[cfg(feature = "edge")]
-        inner: inner.map(|m| pick(m, PURPOSE_MEMBERS)),
+        inner,
     })
 }
+
+/// The members of the outer envelope.
+const OUTER_MEMBERS: [&str; 3] = ["p", "exp", "b"];
 
 /// The members of a purpose envelope.
 const PURPOSE_MEMBERS: [&str; 3] = ["p", "d", "o"];

@@ -294,21 +294,35 @@ impl<'a> Values<'a> for Skip {
     }
 }
 
-/// The members of the JSON object at `i` of `s` (at its `{`), in order, and
-/// the index after its `}`; each member's value scanned by `values`.
-fn members_at<'a, V: Values<'a>>(
+/// Where [`members_at`] puts the members it finds, in order.
+pub trait Sink<'a> {
+    /// `None` stops the scan (the object is refused).
+    fn member(&mut self, member: Member<'a>) -> Option<()>;
+}
+
+impl<'a> Sink<'a> for Vec<Member<'a>> {
+    #[inline(always)]
+    fn member(&mut self, member: Member<'a>) -> Option<()> {
+        try_push(self, member)
+    }
+}
+
+/// The members of the JSON object at `i` of `s` (at its `{`), handed to
+/// `sink` in order; returns the index after its `}`. Each member's value is
+/// scanned by `values`.
+fn members_at<'a, V: Values<'a>, S: Sink<'a>>(
     s: &'a str,
     mut i: usize,
     values: &mut V,
-) -> Option<(Vec<Member<'a>>, usize)> {
+    sink: &mut S,
+) -> Option<usize> {
     let b = s.as_bytes();
     if b.get(i) != Some(&b'{') {
         return None;
     }
-    let mut members = Vec::new();
     i = skip_ws(b, i + 1);
     if b.get(i) == Some(&b'}') {
-        return Some((members, i + 1));
+        return Some(i + 1);
     }
     loop {
         let key_start = skip_ws(b, i);
@@ -316,15 +330,14 @@ fn members_at<'a, V: Values<'a>>(
         let value_start = member_value_start(b, key_start)?;
         let key = s.get(key_start..key_end)?;
         let value_end = values.value_end(s, key, value_start)?;
-        let member = Member {
+        sink.member(Member {
             key,
             value: s.get(value_start..value_end)?,
-        };
-        try_push(&mut members, member)?;
+        })?;
         i = skip_ws(b, value_end);
         match *b.get(i)? {
             b',' => i += 1,
-            b'}' => return Some((members, i + 1)),
+            b'}' => return Some(i + 1),
             _ => return None,
         }
     }
@@ -334,48 +347,48 @@ fn members_at<'a, V: Values<'a>>(
 /// `None` when `s` is not exactly one valid JSON object.
 pub fn object_members(s: &str) -> Option<Vec<Member<'_>>> {
     let b = s.as_bytes();
-    let (members, end) = members_at(s, skip_ws(b, 0), &mut Skip)?;
+    let mut members = Vec::new();
+    let end = members_at(s, skip_ws(b, 0), &mut Skip, &mut members)?;
     (skip_ws(b, end) == b.len()).then_some(members)
 }
 
-/// [`object_members`] of `s`, and, found in the same pass, the members of
-/// the value of its member whose key literal is exactly `parent` (quotes
-/// included) when that value is an object; `None` for them otherwise (the
-/// caller reads such a value on its own). One pass instead of two over a
-/// payload that is nearly all of `s`.
+/// [`object_members`] of `s` handed to `outer` as found, and, on the same
+/// pass, the members of the value of its member whose key literal is exactly
+/// `parent` (quotes included), when that value is an object, to `inner`.
+/// Returns whether `inner` was told of exactly one such object (with none,
+/// or a repeated `parent`, the caller reads that value on its own). One pass
+/// instead of two over a payload that is nearly all of `s`, and no
+/// allocation with sinks that keep what they need as it comes.
 #[cfg(feature = "edge")]
-#[allow(clippy::type_complexity)]
-pub fn object_members_nested<'a>(
+pub fn object_members_nested<'a, O: Sink<'a>, I: Sink<'a>>(
     s: &'a str,
     parent: &str,
-) -> Option<(Vec<Member<'a>>, Option<Vec<Member<'a>>>)> {
-    /// The members of the `parent` member's object value, when it has one.
-    struct Keep<'a, 'k> {
+    outer: &mut O,
+    inner: &mut I,
+) -> Option<bool> {
+    /// Hands the members of the `parent` member's object value to `inner`.
+    struct Keep<'k, I> {
         parent: &'k str,
-        inner: Option<Vec<Member<'a>>>,
+        inner: &'k mut I,
         seen: usize,
     }
-    impl<'a> Values<'a> for Keep<'a, '_> {
+    impl<'a, I: Sink<'a>> Values<'a> for Keep<'_, I> {
         fn value_end(&mut self, s: &'a str, key: &str, start: usize) -> Option<usize> {
             if key != self.parent || s.as_bytes().get(start) != Some(&b'{') {
                 return value_end(s.as_bytes(), start);
             }
-            let (members, end) = members_at(s, start, &mut Skip)?;
-            self.inner = Some(members);
             self.seen += 1;
-            Some(end)
+            members_at(s, start, &mut Skip, self.inner)
         }
     }
     let b = s.as_bytes();
     let mut keep = Keep {
         parent,
-        inner: None,
+        inner,
         seen: 0,
     };
-    let (members, end) = members_at(s, skip_ws(b, 0), &mut keep)?;
-    // A repeated parent key: none of them (the caller refuses it anyway).
-    let inner = keep.inner.filter(|_| keep.seen == 1);
-    (skip_ws(b, end) == b.len()).then_some((members, inner))
+    let end = members_at(s, skip_ws(b, 0), &mut keep, outer)?;
+    (skip_ws(b, end) == b.len()).then_some(keep.seen == 1)
 }
 
 /// The value of a JSON string literal (with quotes), as `JSON.parse` gives it,
@@ -707,7 +720,9 @@ mod tests {
             "{\"p\":{\"a\":1},\"p\":{\"b\":2}}",
             "{}",
         ] {
-            let (outer, inner) = object_members_nested(s, "\"p\"").unwrap();
+            let (mut outer, mut inner) = (Vec::new(), Vec::new());
+            let once = object_members_nested(s, "\"p\"", &mut outer, &mut inner).unwrap();
+            let inner = once.then_some(inner);
             assert_eq!(outer, object_members(s).unwrap(), "{s}");
             let p = outer.iter().find(|m| m.key == "\"p\"").map(|m| m.value);
             match p.filter(|v| v.starts_with('{')) {
@@ -725,7 +740,9 @@ mod tests {
             "{\"p\":1} x",
             "",
         ] {
-            assert_eq!(object_members_nested(bad, "\"p\""), None, "{bad}");
+            let (mut outer, mut inner) = (Vec::new(), Vec::new());
+            let found = object_members_nested(bad, "\"p\"", &mut outer, &mut inner);
+            assert_eq!(found, None, "{bad}");
         }
     }
 }
