@@ -62,7 +62,9 @@ pub mod internals {
         };
     }
     pub mod wire {
-        pub use crate::wire::{encode, encoded_len, split, Parts, MAC_CHARS};
+        pub use crate::wire::{
+            decode, decode_scalar, encode, encoded_len, split, Parts, MAC_CHARS,
+        };
     }
 }
 

@@ -431,3 +431,11 @@ fn tamper_every_position_of_sample_tokens() {
         total.edits
     );
 }
+
+/// The string-scan cases the edge wasm runs with SIMD128, here by the
+/// scalar loop.
+#[test]
+fn string_scan_judges_every_position() {
+    let checked = common::string_scan_cases(mcp_sealed_state::internals::json::is_valid);
+    assert!(checked > 25_000, "{checked}");
+}

@@ -329,3 +329,65 @@ fn getrandom_draws_a_real_ephemeral_key_in_the_browser() {
         "two ephemeral keys differ"
     );
 }
+
+/// The edge build decodes base64url 16 characters at a time with SIMD128
+/// (`js/build.mjs` builds it so, and `scripts/test` runs this file so): it
+/// must decode and refuse exactly as the scalar loop, which the native tests
+/// hold to the `base64` crate. Pseudo-random inputs, valid and corrupted at
+/// every block position, at every length around the 16-character blocks.
+#[wasm_bindgen_test]
+fn simd_base64url_decode_agrees_with_the_scalar_loop() {
+    use mcp_sealed_state::internals::wire::{decode, decode_scalar, encode};
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    // Bytes that break a block: outside the alphabet, next to its ranges, non-ASCII.
+    let strays = [
+        b'=', b'+', b'/', b' ', b'.', b'@', b'[', b'`', b'{', b'/', b':', b',', 0, 0x7f,
+    ];
+    let mut checked = 0;
+    for len in (0..200).chain([767, 768, 3000, 65_536]) {
+        let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+        let text = encode(&bytes);
+        assert_eq!(decode(&text).as_deref(), Some(&bytes[..]), "{len}");
+        assert_eq!(decode_scalar(&text).as_deref(), Some(&bytes[..]), "{len}");
+        for _ in 0..8 {
+            if text.is_empty() {
+                break;
+            }
+            let mut bad = text.clone().into_bytes();
+            let at = next() as usize % bad.len();
+            bad[at] = strays[next() as usize % strays.len()];
+            let bad = String::from_utf8(bad).unwrap();
+            assert_eq!(decode(&bad), None, "{len} {at}");
+            assert_eq!(decode_scalar(&bad), None, "{len} {at}");
+            // Non-ASCII, a shortened text, non-canonical trailing bits.
+            let mut wide = text.clone();
+            wide.replace_range(at..=at, "é");
+            let short = &text[..text.len() - 1 - at % text.len().min(5)];
+            let mut flipped = text.clone().into_bytes();
+            let last = flipped.len() - 1;
+            flipped[last] = b"BCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+                [next() as usize % 63];
+            let flipped = String::from_utf8(flipped).unwrap();
+            for s in [wide.as_str(), short, flipped.as_str()] {
+                assert_eq!(decode(s), decode_scalar(s), "{len} {s:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 4000, "{checked}");
+}
+
+/// The edge build finds the end of a string's plain run 16 bytes at a time
+/// with SIMD128 (`tests/common` has the cases; natively they run the scalar
+/// loop, in `tests/properties.rs`).
+#[wasm_bindgen_test]
+fn simd_string_scan_judges_every_position() {
+    let checked = common::string_scan_cases(mcp_sealed_state::internals::json::is_valid);
+    assert!(checked > 25_000, "{checked}");
+}

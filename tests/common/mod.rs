@@ -54,3 +54,44 @@ pub fn sdk_vectors() -> Vec<Vector> {
 pub const KEY: &[u8; 32] = b"0123456789abcdef0123456789abcdef";
 pub const KEY2: &[u8; 32] = b"fedcba9876543210fedcba9876543210";
 pub const NOW_MS: f64 = 1_764_500_000_123.0;
+
+/// Every kind of byte that ends a string's plain run (or must not be in
+/// it), at every position in and across 16-byte blocks and at several
+/// offsets of the string in the text, judged by `is_valid` as the JSON
+/// grammar says; returns how many texts it judged. The edge wasm scans
+/// strings with SIMD128, native and widget builds a byte at a time.
+pub fn string_scan_cases(is_valid: fn(&str) -> bool) -> usize {
+    // (what is inserted, whether the string stays valid JSON)
+    let cases: [(&str, bool); 9] = [
+        ("\\n", true),
+        ("\\\"", true),
+        ("\\u00e9", true),
+        ("é", true),
+        ("\u{7f}", true),
+        ("\\x", false),
+        ("\\u12", false),
+        ("\u{1f}", false),
+        ("\t", false),
+    ];
+    let mut checked = 0;
+    for len in 0..40 {
+        for at in 0..=len {
+            for (insert, valid) in cases {
+                let plain = "q".repeat(len); // not a hex digit: "\\u12" stays short
+                let s = format!("\"{}{insert}{}\"", &plain[..at], &plain[at..]);
+                for pad in [0, 1, 7, 15] {
+                    let text = format!("{}[{s},{}]", " ".repeat(pad), "1".repeat(pad + 1));
+                    assert_eq!(is_valid(&text), valid, "{text:?}");
+                    checked += 1;
+                }
+            }
+            // A quote inside ends the string early: what follows is not JSON.
+            let s = format!("\"{}\"{}\"", "a".repeat(at), "a".repeat(len - at));
+            assert!(!is_valid(&s), "{s:?}");
+            // Unterminated, at every length.
+            assert!(!is_valid(&format!("[\"{}", "a".repeat(len))));
+            checked += 2;
+        }
+    }
+    checked
+}
