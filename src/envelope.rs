@@ -106,7 +106,6 @@ struct Picker<'a, 'n, const N: usize> {
     names: [&'n str; N],
     found: Picked<'a, N>,
     repeated: bool,
-    #[cfg(feature = "edge")]
     last_wins: bool,
 }
 
@@ -116,8 +115,16 @@ impl<'a, 'n, const N: usize> Picker<'a, 'n, N> {
             names,
             found: [None; N],
             repeated: false,
-            #[cfg(feature = "edge")]
             last_wins: false,
+        }
+    }
+
+    /// A picker that keeps the last of a repeated key, as `JSON.parse` does.
+    #[cfg(feature = "edge")]
+    fn keeping_last(names: [&'n str; N]) -> Self {
+        Picker {
+            last_wins: true,
+            ..Picker::new(names)
         }
     }
 
@@ -140,11 +147,7 @@ impl<'a, 'n, const N: usize> Picker<'a, 'n, N> {
             .position(|n| *n == key)
             .and_then(|idx| self.found.get_mut(idx))
         {
-            #[cfg(feature = "edge")]
-            let refused = slot.is_some() && !self.last_wins;
-            #[cfg(not(feature = "edge"))]
-            let refused = slot.is_some();
-            self.repeated |= refused;
+            self.repeated |= slot.is_some() && !self.last_wins;
             *slot = Some(m.value);
         }
     }
@@ -244,11 +247,8 @@ pub fn parse_as_sdk(body: &str) -> Option<SdkEnvelope<'_>> {
         Some(b'n') => return None, // `null`, if valid: JS throws reading its `exp`
         _ => return json::is_valid(text).then_some(none),
     }
-    let mut picker = Picker::new(OUTER_MEMBERS);
-    picker.last_wins = true;
-    for m in json::object_members(text)? {
-        picker.take(m);
-    }
+    let mut picker = Picker::keeping_last(OUTER_MEMBERS);
+    json::object_members_into(text, &mut picker)?;
     let [p, exp, b] = picker.picked()?;
     Some(SdkEnvelope { p, exp, b })
 }

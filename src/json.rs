@@ -346,10 +346,18 @@ fn members_at<'a, V: Values<'a>, S: Sink<'a>>(
 /// The members of the JSON object that is the whole of `s`, in order, or
 /// `None` when `s` is not exactly one valid JSON object.
 pub fn object_members(s: &str) -> Option<Vec<Member<'_>>> {
-    let b = s.as_bytes();
     let mut members = Vec::new();
-    let end = members_at(s, skip_ws(b, 0), &mut Skip, &mut members)?;
-    (skip_ws(b, end) == b.len()).then_some(members)
+    object_members_into(s, &mut members)?;
+    Some(members)
+}
+
+/// [`object_members`] handed to `sink` as they are found (no list of them
+/// for a sink that keeps what it needs); `None` when `s` is not exactly one
+/// valid JSON object.
+pub fn object_members_into<'a, S: Sink<'a>>(s: &'a str, sink: &mut S) -> Option<()> {
+    let b = s.as_bytes();
+    let end = members_at(s, skip_ws(b, 0), &mut Skip, sink)?;
+    (skip_ws(b, end) == b.len()).then_some(())
 }
 
 /// [`object_members`] of `s` handed to `outer` as found, and, on the same

@@ -36,6 +36,19 @@ fn whole(n: f64, what: &str) -> Result<i64, JsError> {
     }
 }
 
+impl WasmCodec {
+    /// Run `f` with the codec and both buffers taken out of their cells, and
+    /// put the buffers back after (see the module docs for why).
+    fn with_buffers(&self, f: impl FnOnce(&codec::Codec, &[u8], &mut Vec<u8>) -> f64) -> f64 {
+        let input = self.input.take();
+        let mut out = self.output.take();
+        let result = f(&self.inner, &input, &mut out);
+        self.input.set(input);
+        self.output.set(out);
+        result
+    }
+}
+
 #[wasm_bindgen(js_class = WasmCodec)]
 impl WasmCodec {
     /// `keys` is every key's bytes back to back, `key_lengths` their lengths
@@ -128,21 +141,18 @@ impl WasmCodec {
         bind_len: i32,
         now_ms: f64,
     ) -> f64 {
-        let input = self.input.take();
-        let mut out = self.output.take();
-        let result = io::seal(
-            &self.inner,
-            &input,
-            &mut out,
-            what,
-            payload_len,
-            tool_len,
-            bind_len,
-            now_ms,
-        );
-        self.input.set(input);
-        self.output.set(out);
-        result
+        self.with_buffers(|codec, input, out| {
+            io::seal(
+                codec,
+                input,
+                out,
+                what,
+                payload_len,
+                tool_len,
+                bind_len,
+                now_ms,
+            )
+        })
     }
 
     /// Open from the input buffer, which holds the token (`token_len`
@@ -159,21 +169,11 @@ impl WasmCodec {
         bind_len: i32,
         now_ms: f64,
     ) -> f64 {
-        let input = self.input.take();
-        let mut out = self.output.take();
-        let result = io::open(
-            &self.inner,
-            &input,
-            &mut out,
-            what,
-            token_len,
-            tool_len,
-            bind_len,
-            now_ms,
-        );
-        self.input.set(input);
-        self.output.set(out);
-        result
+        self.with_buffers(|codec, input, out| {
+            io::open(
+                codec, input, out, what, token_len, tool_len, bind_len, now_ms,
+            )
+        })
     }
 
     /// Whether it runs on the dev ephemeral key.
