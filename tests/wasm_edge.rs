@@ -383,6 +383,26 @@ fn simd_base64url_decode_agrees_with_the_scalar_loop() {
     assert!(checked > 4000, "{checked}");
 }
 
+/// The SIMD128 decode classifies characters by nibble lookups: every ASCII
+/// byte, at every lane of a block, is judged as the scalar loop's table
+/// judges it (valid ones decoded the same, the rest refused).
+#[wasm_bindgen_test]
+fn simd_base64url_decode_judges_every_ascii_byte_in_every_lane() {
+    use mcp_sealed_state::internals::wire::{decode, decode_scalar};
+    let mut valid = 0;
+    for c in 0u8..0x80 {
+        for at in 0..32 {
+            let mut text = vec![b'Q'; 32];
+            text[at] = c;
+            let text = String::from_utf8(text).unwrap();
+            let simd = decode(&text);
+            assert_eq!(simd, decode_scalar(&text), "{c:#x} at {at}");
+            valid += usize::from(simd.is_some());
+        }
+    }
+    assert_eq!(valid, 64 * 32);
+}
+
 /// The edge build finds the end of a string's plain run 16 bytes at a time
 /// with SIMD128 (`tests/common` has the cases; natively they run the scalar
 /// loop, in `tests/properties.rs`).
