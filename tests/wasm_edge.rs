@@ -247,6 +247,28 @@ fn statuses_for_what_the_glue_must_never_send() {
         c.seal_io(OP_VIEW, 1, 0, -1, NOW),
         f64::from(STATUS_BAD_INPUT)
     );
+    // A token is read as bytes: one that is not UTF-8 is malformed, at any
+    // place (prefix, body, MAC), as a token with a non-ASCII char is.
+    for at in [0, 3, 10, token.len() - 1] {
+        let (a, _, _) = write(&c, &token, "", None);
+        let ptr = c.input_buffer(a) as *mut u8;
+        #[allow(unsafe_code)]
+        unsafe {
+            *ptr.add(at) = 0xff;
+        }
+        assert_eq!(
+            c.open_io(OP_VIEW, a, 0, -1, NOW),
+            reason(Reason::Malformed),
+            "{at}"
+        );
+        let mut wide = token.clone();
+        wide.replace_range(at..=at, "é");
+        assert_eq!(
+            open(&c, OP_VIEW, &wide, "", None, NOW),
+            Err(reason(Reason::Malformed)),
+            "{at}"
+        );
+    }
     // None of it left the codec unusable.
     assert_eq!(open(&c, OP_VIEW, &token, "", None, NOW).as_deref(), Ok("1"));
 }
