@@ -433,3 +433,18 @@ fn simd_string_scan_judges_every_position() {
     let checked = common::string_scan_cases(mcp_sealed_state::internals::json::is_valid);
     assert!(checked > 25_000, "{checked}");
 }
+
+/// The edge build's scanner judges as the plain one (the widget's), both
+/// with the SIMD128 string scan here (natively, `tests/properties.rs` holds
+/// them to serde_json too).
+#[wasm_bindgen_test]
+fn edge_scanner_agrees_with_the_plain_one() {
+    use mcp_sealed_state::internals::json::{is_valid, is_valid_plain};
+    let mut valid = 0;
+    let checked = common::json_like_texts(|text| {
+        let edge = is_valid(text);
+        assert_eq!(edge, is_valid_plain(text), "{text:?}");
+        valid += usize::from(edge);
+    });
+    assert!(checked > 40_000 && valid > 2_000, "{checked} {valid}");
+}
