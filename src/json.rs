@@ -41,7 +41,12 @@ fn string_end(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
     }
-    let mut i = i + 1;
+    string_rest_end(b, i + 1)
+}
+
+/// [`string_end`] from `i`, inside the literal (after its opening quote).
+#[cfg_attr(feature = "edge", inline(always))]
+fn string_rest_end(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
         // Most bytes are plain: find the next one that is not in one tight loop.
         i += plain_run(b.get(i..)?)?;
