@@ -29,7 +29,7 @@ import {
 const started = globalThis.VIEW_STARTED; // set by ./start.js, which runs before the widget's modules
 const report = (message) => parent.postMessage(message, "*");
 const token = globalThis.VIEW_TOKEN;
-// The first call, at once: before the wasm can be ready.
+// The first call, at once, as the module evaluates: the wasm serves it where the page allows WebAssembly.
 const atImport = backend();
 const firstView = readTokenUnverified(token);
 const firstReadMs = performance.now() - started;
