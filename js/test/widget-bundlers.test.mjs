@@ -41,6 +41,25 @@ before(async () => {
 });
 after(() => browser?.close());
 
+test("Chromium: the browser entry reads the page's CSP <meta>: the policy without 'wasm-unsafe-eval' refuses WebAssembly, the one with it and no policy do not", async () => {
+  // The package's csp-meta.js as a classic script, in pages with each policy as a <meta>.
+  const source = readFileSync(join(PACKAGE_DIR, "widget/csp-meta.js"), "utf8").replace(/^export /gm, "");
+  const judged = {};
+  for (const [policy, text] of Object.entries({ ...POLICIES, none: null })) {
+    // A context (and document) of its own each: a document keeps every policy it was given.
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const meta = text === null ? "" : `<meta http-equiv="Content-Security-Policy" content="${text}">`;
+      await page.setContent(`<!doctype html><html><head>${meta}<script>${source}\nwindow.JUDGED = metaPolicyRefusesWasm();</script></head><body></body></html>`);
+      judged[policy] = await page.evaluate(() => window.JUDGED);
+    } finally {
+      await context.close();
+    }
+  }
+  assert.deepEqual(judged, { wasm: false, "no-wasm": true, none: false });
+});
+
 for (const name of BUNDLERS) {
   describe(`${name}`, () => {
     let view;

@@ -4,15 +4,18 @@
 // from the first call where the page allows WebAssembly. Nothing is fetched,
 // and there is no sibling file for a bundler to emit or a CSP to block.
 //
-// Measured in Chromium 156 (a Vite one-file View, module start to the wasm's
-// first read): 7.7-8.9 ms when the .wasm travelled gzipped and was inflated
-// by DecompressionStream (1.9 ms of stream hops) after a first call on the JS
-// twin (1.6 ms); hex decoded at import, about 4 ms: decode 0.1 ms, compile
-// 0.9-1.7 ms, instantiate 0.3 ms, then the first call's lazy compile of the
-// functions it reaches, 1.9 ms.
+// Measured in Chromium 156 (a Vite one-file View, module start to the end of
+// the wasm's first read; main-thread CPU time from a trace, medians of 15):
+// 5.1 ms when the .wasm travelled gzipped, was inflated by DecompressionStream
+// and compiled after a first call on the JS twin (wall 7.7-11 ms: the stream's
+// hops wait); 2.6 ms compiled at import (wall 3.7-5.6 ms): hex decode 0.1 ms,
+// compile 0.9-1.7, instantiate 0.3, and the first call's lazy compile of the
+// functions it reaches, about 2 (V8 compiles a wasm function when first
+// called, also after an async compile).
 //
 // Where a CSP <meta> of the page refuses WebAssembly (./csp-meta.js) the
-// attempt waits for a microtask, after the View's first call: the refused
+// attempt waits for a microtask, after the module graph has run (a first call
+// made as the View evaluates comes before it): the refused
 // compile's violation report costs 2-4 ms, and the JS twin serves meanwhile.
 // No top-level await (esbuild's default iife output refuses it). Both
 // backends give the same results; `backend()` says which serves now, and
