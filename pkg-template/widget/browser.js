@@ -14,9 +14,9 @@
 // called, also after an async compile).
 //
 // Where a CSP <meta> of the page refuses WebAssembly (./csp-meta.js) the
-// attempt waits for a microtask, after the module graph has run (a first call
-// made as the View evaluates comes before it): the refused
-// compile's violation report costs 2-4 ms, and the JS twin serves meanwhile.
+// attempt waits for a microtask, after the module graph has run (a first
+// call made as the View evaluates comes before it): the refused compile's
+// violation report costs 2-4 ms, and the JS twin serves meanwhile.
 // No top-level await (esbuild's default iife output refuses it). Both
 // backends give the same results; `backend()` says which serves now, and
 // `init()` resolves with the one that serves from then on.
