@@ -357,5 +357,11 @@ describe("the browser entry's helpers, from the package", () => {
     assert.equal(metaPolicyRefusesWasm(doc()), false);
     assert.equal(metaPolicyRefusesWasm({}), false);
     assert.equal(metaPolicyRefusesWasm(undefined), false, "Node, workers: no document");
+    const throwing = {
+      get head() {
+        throw new Error("not a DOM");
+      },
+    };
+    assert.equal(metaPolicyRefusesWasm(throwing), false, "a document it cannot read: no answer, no throw");
   });
 });

@@ -35,11 +35,15 @@ export function policyRefusesWasm(policy) {
   return sources !== undefined && !sources.some((s) => ADMITS_WASM.includes(s));
 }
 
-/** Whether a CSP <meta> in `doc`'s head refuses WebAssembly (false where there is no document). */
+/** Whether a CSP <meta> in `doc`'s head refuses WebAssembly (false where there is no document). Never throws. */
 export function metaPolicyRefusesWasm(doc = globalThis.document) {
-  const metas = doc?.head?.getElementsByTagName?.("meta") ?? [];
-  for (const meta of metas) {
-    if (String(meta.getAttribute("http-equiv")).toLowerCase() === "content-security-policy" && policyRefusesWasm(meta.getAttribute("content") ?? "")) return true;
+  try {
+    const metas = doc?.head?.getElementsByTagName?.("meta") ?? [];
+    for (const meta of metas) {
+      if (String(meta.getAttribute("http-equiv")).toLowerCase() === "content-security-policy" && policyRefusesWasm(meta.getAttribute("content") ?? "")) return true;
+    }
+  } catch {
+    // Not a DOM this can read: try at import, and let the browser judge.
   }
   return false;
 }
