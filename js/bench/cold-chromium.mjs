@@ -62,7 +62,7 @@ const PAGE = {
   async entry(name) {
     const t0 = performance.now();
     const mod = await import(`/${name}/browser.js`);
-    // init() resolves once the entry's loading has settled (the widget's wasm is compiled at import).
+    // The widget entry serves from its JS twin at once; init() is when its wasm is ready.
     await mod.init();
     const ms = performance.now() - t0;
     if (typeof mod.readTokenUnverified !== "function") throw new Error("the entry did not load");

@@ -1,27 +1,24 @@
 // Browsers, bundlers and one-file Views: the wasm bytes travel inside this
-// package's JS (./wasm-inline.js, written by js/build.mjs) and are compiled
-// and instantiated from them while this module evaluates, so the wasm serves
-// from the first call where the page allows WebAssembly. Nothing is fetched,
-// and there is no sibling file for a bundler to emit or a CSP to block.
+// package's JS (./wasm-inline.js, written by js/build.mjs, as hex) and are
+// instantiated from bytes, so nothing is fetched and there is no sibling file
+// for a bundler to emit or a CSP to block.
+//
+// No top-level await (esbuild's default iife output refuses it): the JS twin
+// serves calls made while the module graph evaluates, and the wasm takes over
+// a microtask later, which a page whose CSP refuses WebAssembly never allows.
+// The attempt is deferred so that a refused compile (its violation report
+// costs 2-4 ms in Chromium, the first time in a document) never delays such
+// a call. Both give the same results; `backend()` says which serves now, and
+// `init()` resolves with the one that serves from then on.
 //
 // Measured in Chromium 156 (a Vite one-file View, module start to the end of
 // the wasm's first read; main-thread CPU time from a trace, medians of 15):
-// 5.1 ms when the .wasm travelled gzipped, was inflated by DecompressionStream
-// and compiled after a first call on the JS twin (wall 7.7-11 ms: the stream's
-// hops wait); 2.6 ms compiled at import (wall 3.7-5.6 ms): hex decode 0.1 ms,
-// compile 0.9-1.7, instantiate 0.3, and the first call's lazy compile of the
-// functions it reaches, about 2 (V8 compiles a wasm function when first
-// called, also after an async compile).
-//
-// Where a CSP <meta> of the page refuses WebAssembly (./csp-meta.js) the
-// attempt waits for a microtask, after the module graph has run (a first
-// call made as the View evaluates comes before it): the refused compile's
-// violation report costs 2-4 ms, and the JS twin serves meanwhile.
-// No top-level await (esbuild's default iife output refuses it). Both
-// backends give the same results; `backend()` says which serves now, and
-// `init()` resolves with the one that serves from then on.
+// 5.1 ms when the .wasm travelled gzipped and was inflated by
+// DecompressionStream (wall 7.7-11 ms: the stream's hops wait); 2.6 ms from
+// hex (wall 3.7-5.6 ms): hex decode 0.1 ms, compile 0.9-1.7, instantiate 0.3,
+// and the first call's lazy compile of the functions it reaches, about 2 (V8
+// compiles a wasm function when first called, also after an async compile).
 import initWasm, { initSync, readTokenJson } from "../wasm/widget.js";
-import { metaPolicyRefusesWasm } from "./csp-meta.js";
 import { hexBytes } from "./hex.js";
 import { readTokenJsonJs } from "./read-js.js";
 import { tokenApi } from "./token.js";
@@ -64,7 +61,7 @@ function attempt() {
     return undefined;
   }
 }
-const loading = metaPolicyRefusesWasm() ? Promise.resolve().then(attempt) : Promise.resolve(attempt());
+const loading = Promise.resolve().then(attempt);
 const settled = loading.then(
   () => core.backend,
   () => core.backend,

@@ -14,13 +14,11 @@ export interface TokenView<T = unknown> {
 }
 
 /**
- * Which implementation serves this page now. In browsers the wasm is
- * compiled and instantiated while the entry is imported, so where the page
- * allows WebAssembly it serves from the first call ("wasm" at import). Where
- * the page's CSP refuses it (no 'wasm-unsafe-eval') the JS twin serves
- * throughout; a browser that cannot compile on the main thread (Chromium
- * before 114) has the JS twin until the wasm is ready; after a wasm trap (a
- * failed allocation) the JS twin takes over. Both give the same results.
+ * Which implementation serves this page now. In browsers the JS twin serves
+ * from the first call and the wasm takes over once instantiated; where the
+ * page's CSP refuses WebAssembly (no 'wasm-unsafe-eval') the JS twin serves
+ * throughout, and after a wasm trap (a failed allocation) it takes over.
+ * Both give the same results.
  */
 export declare function backend(): "wasm" | "js";
 /**
