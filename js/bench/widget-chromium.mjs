@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib";
 import { BUNDLERS, buildView, launchChromium, makeProject, runInSrcdoc, srcdocFor } from "../bundlers.mjs";
 import { median } from "./harness.mjs";
 
-const REPEATS = 10;
+const REPEATS = 20;
 // Any v1 token reads; this one is what the SDK's codec mints for a small game.
 const TOKEN = "v1.eyJwIjp7InAiOiJ2IiwiZCI6eyJib2FyZCI6WzAsMCwwLDAsMCwwLDAsMCwwXSwidHVybiI6MX19LCJleHAiOjE3NjQ1MDA2MDB9.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 const sizes = (text) => ({ raw: Buffer.byteLength(text), gzip: gzipSync(text, { level: 9 }).length });
