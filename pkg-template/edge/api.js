@@ -1,6 +1,6 @@
 // The edge API over the wasm codec. Payloads cross as JSON.stringify text, so
 // tokens are byte-identical to @modelcontextprotocol/server's for equal input.
-import { WasmCodec, ephemeralWarningDue, wasmMemory } from "../wasm/edge.js";
+import { WasmCodec, ephemeralWarningDue, initSync } from "../wasm/edge.js";
 import { CONFIG_ERRORS, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, EPHEMERAL_KEY_WARNING, IO, MAX_CLOCK_MS, REASONS } from "../constants.js";
 import { SealedStateError } from "../common.js";
 
@@ -24,11 +24,15 @@ const utf8Out = new TextDecoder("utf-8", { ignoreBOM: true });
 // length crosses as an i32.
 const MAX_INPUT_BYTES = 0x7fff_ffff;
 const FREED = Symbol("freed"); // StateCodec#broken after free()
-let memory; // looked up at first use: the loader instantiates the wasm after this module runs
+// Looked up at first use: the entry instantiates the wasm after this module
+// runs. initSync() of an instantiated glue returns its exports; an export
+// of the wasm's own (wasm_bindgen::memory()) would cost an import, and each
+// import a wasm-to-JS wrapper V8 compiles with the module.
+let memory;
 let heapBytes = null;
 function heap() {
   // Growing wasm memory detaches the old buffer (its views read as empty): renew the view then.
-  if (heapBytes === null || heapBytes.byteLength === 0) heapBytes = new Uint8Array((memory ??= wasmMemory()).buffer);
+  if (heapBytes === null || heapBytes.byteLength === 0) heapBytes = new Uint8Array((memory ??= initSync().memory).buffer);
   return heapBytes;
 }
 

@@ -192,9 +192,3 @@ pub fn ephemeral_warning_due() -> bool {
 pub fn read_token_json(token: &str) -> JsValue {
     widget::read_token_json(token).map_or(JsValue::UNDEFINED, JsValue::from)
 }
-
-/// The wasm memory, for the glue's views on the I/O buffers.
-#[wasm_bindgen(js_name = wasmMemory)]
-pub fn wasm_memory() -> JsValue {
-    wasm_bindgen::memory()
-}
