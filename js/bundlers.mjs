@@ -29,10 +29,12 @@ import {
 const started = globalThis.VIEW_STARTED; // set by ./start.js, which runs before the widget's modules
 const report = (message) => parent.postMessage(message, "*");
 const token = globalThis.VIEW_TOKEN;
-// The first call, at once: before the wasm can be ready.
+// The first call, at once: before the wasm can be ready. With VIEW_WAIT, none
+// until init() resolved, as a View whose first token comes later (a tool result).
+const wait = globalThis.VIEW_WAIT === true;
 const atImport = backend();
-const firstView = readTokenUnverified(token);
-const firstReadMs = performance.now() - started;
+const firstView = wait ? null : readTokenUnverified(token);
+const firstReadMs = wait ? null : performance.now() - started;
 init().then((settled) => {
   const readyMs = performance.now() - started;
   const view = readTokenUnverified(token);
@@ -155,11 +157,12 @@ export const POLICIES = {
  * the page's own that reports every CSP violation and error to the host and
  * hands the View its token.
  */
-export function srcdocFor(html, policy, { token, nowMs }) {
+export function srcdocFor(html, policy, { token, nowMs, wait = false }) {
   const head = `<meta http-equiv="Content-Security-Policy" content="${POLICIES[policy]}">
 <script>
 globalThis.VIEW_TOKEN = ${JSON.stringify(token)};
 globalThis.VIEW_NOW_MS = ${JSON.stringify(nowMs)};
+globalThis.VIEW_WAIT = ${JSON.stringify(wait)};
 document.addEventListener("securitypolicyviolation", (e) => parent.postMessage({ type: "csp", directive: e.effectiveDirective, blocked: e.blockedURI }, "*"));
 addEventListener("error", (e) => parent.postMessage({ type: "error", message: String(e.message) }, "*"));
 addEventListener("unhandledrejection", (e) => parent.postMessage({ type: "error", message: "unhandled rejection: " + String(e.reason) }, "*"));

@@ -272,7 +272,7 @@ impl Codec {
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<Payload, SealedStateError> {
-        self.open_as(token, Purpose::View, bind, now_ms)
+        self.open_as(token.as_bytes(), Purpose::View, bind, now_ms)
     }
 
     /// Open an MRTR requestState token minted for `tool`.
@@ -283,7 +283,7 @@ impl Codec {
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<Payload, SealedStateError> {
-        self.open_as(token, Purpose::RequestState(tool), bind, now_ms)
+        self.open_as(token.as_bytes(), Purpose::RequestState(tool), bind, now_ms)
     }
 
     /// Verify a raw v1 token (the SDK's `verify`): the whole `p` comes back.
@@ -293,15 +293,16 @@ impl Codec {
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<Payload, SealedStateError> {
-        self.open_as(token, Purpose::Raw, bind, now_ms)
+        self.open_as(token.as_bytes(), Purpose::Raw, bind, now_ms)
     }
 
     /// The one opening path. A clock that cannot be read fails the expiry
     /// step (no token can be shown fresh by it); a body too large for the
-    /// memory at hand fails the body step.
+    /// memory at hand fails the body step. The token is bytes (the glue's,
+    /// unchecked): any byte that is not ASCII fails the shape step.
     pub(crate) fn open_as(
         &self,
-        token: &str,
+        token: &[u8],
         expect: Purpose<&str>,
         bind: Option<&str>,
         now_ms: f64,
@@ -336,7 +337,7 @@ impl Codec {
     /// Only a key holder can make a body that reads differently either way.
     pub(crate) fn verify_as_sdk_at(
         &self,
-        token: &str,
+        token: &[u8],
         bind: Option<&str>,
         now_ms: f64,
     ) -> Result<Option<Payload>, SealedStateError> {
@@ -365,7 +366,7 @@ impl Codec {
     /// (before any hashing), the MAC against each key in constant time, then
     /// strict base64url and UTF-8. Gives the key whose MAC matched (the bind
     /// tag was made with it) and the body.
-    fn authenticate(&self, token: &str) -> Result<(&HmacSha256, String), SealedStateError> {
+    fn authenticate(&self, token: &[u8]) -> Result<(&HmacSha256, String), SealedStateError> {
         // The body's alphabet is judged while decoding it, in one pass; a
         // body that is all alphabet but has an impossible length or
         // non-canonical bits stays for the body step, after the MAC.
@@ -381,7 +382,7 @@ impl Codec {
             .iter()
             .find(|k| {
                 (*k).clone()
-                    .chain_update(parts.signed.as_bytes())
+                    .chain_update(parts.signed)
                     .verify_slice(&mac_bytes)
                     .is_ok()
             })
@@ -405,7 +406,7 @@ fn check_binding(
         (None, None) => Ok(()),
         (Some(value), Some(raw_tag)) => {
             let tag = envelope::string_value(raw_tag)
-                .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(&t))
+                .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(t.as_bytes()))
                 .ok_or(Reason::Bind)?;
             bind_mac(key, value)
                 .verify_truncated_left(&tag)

@@ -7,6 +7,8 @@
 //! level on the heap and never overflows the wasm stack. It accepts what
 //! `JSON.parse` accepts, lone surrogate escapes (`"\ud800"`) included.
 
+#[cfg(feature = "edge")]
+mod edge_scan;
 #[cfg(all(feature = "edge", target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
 
@@ -39,7 +41,12 @@ fn string_end(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
     }
-    let mut i = i + 1;
+    string_rest_end(b, i + 1)
+}
+
+/// [`string_end`] from `i`, inside the literal (after its opening quote).
+#[cfg_attr(feature = "edge", inline(always))]
+fn string_rest_end(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
         // Most bytes are plain: find the next one that is not in one tight loop.
         i += plain_run(b.get(i..)?)?;
@@ -205,8 +212,20 @@ impl Nesting {
 }
 
 /// End (exclusive) of the JSON value that starts at the first non-whitespace
-/// byte at or after `start`. Iterative: the nesting lives in a [`Nesting`].
+/// byte at or after `start`: by the edge build's scanner for compact text
+/// (`edge_scan`), else by [`value_end_plain`].
+#[inline(always)]
 pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
+    #[cfg(feature = "edge")]
+    return edge_scan::value_end(b, start);
+    #[allow(unreachable_code)]
+    value_end_plain(b, start)
+}
+
+/// [`value_end`] as the widget build scans (and the reference the edge
+/// build's scanner is tested against). Iterative: the nesting lives in a
+/// [`Nesting`].
+pub fn value_end_plain(b: &[u8], start: usize) -> Option<usize> {
     let mut stack = Nesting::new();
     let mut i = skip_ws(b, start);
     loop {
@@ -268,6 +287,13 @@ pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
 pub fn is_valid(s: &str) -> bool {
     let b = s.as_bytes();
     value_end(b, 0).is_some_and(|end| skip_ws(b, end) == b.len())
+}
+
+/// [`is_valid`] by [`value_end_plain`], whatever the build: the reference
+/// for the edge build's scanner in the tests.
+pub fn is_valid_plain(s: &str) -> bool {
+    let b = s.as_bytes();
+    value_end_plain(b, 0).is_some_and(|end| skip_ws(b, end) == b.len())
 }
 
 /// One member of a JSON object: the raw key literal (with its quotes) and the

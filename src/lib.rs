@@ -58,7 +58,8 @@ pub mod bindings;
 pub mod internals {
     pub mod json {
         pub use crate::json::{
-            is_valid, object_members, parse_int, unescape, write_int, write_string, Member,
+            is_valid, is_valid_plain, object_members, parse_int, unescape, write_int, write_string,
+            Member,
         };
     }
     pub mod wire {

@@ -247,6 +247,28 @@ fn statuses_for_what_the_glue_must_never_send() {
         c.seal_io(OP_VIEW, 1, 0, -1, NOW),
         f64::from(STATUS_BAD_INPUT)
     );
+    // A token is read as bytes: one that is not UTF-8 is malformed, at any
+    // place (prefix, body, MAC), as a token with a non-ASCII char is.
+    for at in [0, 3, 10, token.len() - 1] {
+        let (a, _, _) = write(&c, &token, "", None);
+        let ptr = c.input_buffer(a) as *mut u8;
+        #[allow(unsafe_code)]
+        unsafe {
+            *ptr.add(at) = 0xff;
+        }
+        assert_eq!(
+            c.open_io(OP_VIEW, a, 0, -1, NOW),
+            reason(Reason::Malformed),
+            "{at}"
+        );
+        let mut wide = token.clone();
+        wide.replace_range(at..=at, "é");
+        assert_eq!(
+            open(&c, OP_VIEW, &wide, "", None, NOW),
+            Err(reason(Reason::Malformed)),
+            "{at}"
+        );
+    }
     // None of it left the codec unusable.
     assert_eq!(open(&c, OP_VIEW, &token, "", None, NOW).as_deref(), Ok("1"));
 }
@@ -410,6 +432,26 @@ fn simd_base64url_decode_agrees_with_the_scalar_loop() {
     assert!(checked > 4000, "{checked}");
 }
 
+/// The SIMD128 decode classifies characters by nibble lookups: every ASCII
+/// byte, at every lane of a block, is judged as the scalar loop's table
+/// judges it (valid ones decoded the same, the rest refused).
+#[wasm_bindgen_test]
+fn simd_base64url_decode_judges_every_ascii_byte_in_every_lane() {
+    use mcp_sealed_state::internals::wire::{decode, decode_scalar};
+    let mut valid = 0;
+    for c in 0u8..0x80 {
+        for at in 0..32 {
+            let mut text = vec![b'Q'; 32];
+            text[at] = c;
+            let text = String::from_utf8(text).unwrap();
+            let simd = decode(&text);
+            assert_eq!(simd, decode_scalar(&text), "{c:#x} at {at}");
+            valid += usize::from(simd.is_some());
+        }
+    }
+    assert_eq!(valid, 64 * 32);
+}
+
 /// The edge build finds the end of a string's plain run 16 bytes at a time
 /// with SIMD128 (`tests/common` has the cases; natively they run the scalar
 /// loop, in `tests/properties.rs`).
@@ -417,4 +459,19 @@ fn simd_base64url_decode_agrees_with_the_scalar_loop() {
 fn simd_string_scan_judges_every_position() {
     let checked = common::string_scan_cases(mcp_sealed_state::internals::json::is_valid);
     assert!(checked > 25_000, "{checked}");
+}
+
+/// The edge build's scanner judges as the plain one (the widget's), both
+/// with the SIMD128 string scan here (natively, `tests/properties.rs` holds
+/// them to serde_json too).
+#[wasm_bindgen_test]
+fn edge_scanner_agrees_with_the_plain_one() {
+    use mcp_sealed_state::internals::json::{is_valid, is_valid_plain};
+    let mut valid = 0;
+    let checked = common::json_like_texts(|text| {
+        let edge = is_valid(text);
+        assert_eq!(edge, is_valid_plain(text), "{text:?}");
+        valid += usize::from(edge);
+    });
+    assert!(checked > 40_000 && valid > 2_000, "{checked} {valid}");
 }

@@ -27,14 +27,14 @@ async function sdkToken() {
   }
 }
 
-// The (gzipped) wasm's base64 as the package ships it: it must appear in each bundle exactly once.
+// The wasm's hex as the package ships it: it must appear in each bundle exactly once.
 const inline = readFileSync(join(PACKAGE_DIR, "widget/wasm-inline.js"), "utf8");
-const WASM_BASE64 = /"([A-Za-z0-9+/=]{1000,})"/.exec(inline)?.[1];
+const WASM_HEX = /"([0-9a-f]{1000,})"/.exec(inline)?.[1];
 
 let browser;
 let token;
 before(async () => {
-  assert.ok(WASM_BASE64, "widget/wasm-inline.js holds the wasm as base64");
+  assert.ok(WASM_HEX, "widget/wasm-inline.js holds the wasm as hex");
   makeProject();
   token = await sdkToken();
   browser = await launchChromium();
@@ -51,7 +51,7 @@ for (const name of BUNDLERS) {
     test("one output file, no .wasm asset, the wasm bytes inside once, nothing that fetches them", () => {
       assert.deepEqual(view.files, [name === "vite" ? "main.html" : "main.js"]);
       const text = view.html;
-      assert.equal(text.split(WASM_BASE64.slice(100, 164)).length - 1, 1, "the base64 appears once");
+      assert.equal(text.split(WASM_HEX.slice(100, 164)).length - 1, 1, "the hex appears once");
       assert.doesNotMatch(text, /data:application\/wasm/);
       assert.doesNotMatch(text, /_bg\.wasm/);
     });

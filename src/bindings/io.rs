@@ -46,27 +46,25 @@ pub fn codec(
     Codec::new(options).map_err(config_error)
 }
 
-/// The input buffer read as the strings the glue wrote back to back:
-/// `first` bytes, then `second` bytes, then `third` bytes (`third < 0`: absent).
-/// `None` when the lengths overrun the buffer or a string is not UTF-8 (the
-/// glue writes with `encodeInto`, which never produces that).
+/// The input buffer read as what the glue wrote back to back: `first`
+/// bytes (left as bytes: a payload is checked as UTF-8 by [`seal`], a token
+/// needs no check, see [`open`]), then `second` bytes, then `third` bytes
+/// (`third < 0`: absent). `None` when the lengths overrun the buffer or the
+/// second or third is not UTF-8 (the glue writes with `encodeInto`, which
+/// never produces that).
 fn texts(
     input: &[u8],
     first: usize,
     second: usize,
     third: i32,
-) -> Option<(&str, &str, Option<&str>)> {
+) -> Option<(&[u8], &str, Option<&str>)> {
     let (a, rest) = input.split_at_checked(first)?;
     let (b, rest) = rest.split_at_checked(second)?;
     let c = match usize::try_from(third) {
         Ok(n) => Some(core::str::from_utf8(rest.get(..n)?).ok()?),
         Err(_) => None,
     };
-    Some((
-        core::str::from_utf8(a).ok()?,
-        core::str::from_utf8(b).ok()?,
-        c,
-    ))
+    Some((a, core::str::from_utf8(b).ok()?, c))
 }
 
 fn status(code: i8) -> f64 {
@@ -87,7 +85,9 @@ pub fn seal(
     bind_len: i32,
     now_ms: f64,
 ) -> f64 {
-    let Some((payload, tool, bind)) = texts(input, payload_len, tool_len, bind_len) else {
+    let Some((payload, tool, bind)) = texts(input, payload_len, tool_len, bind_len)
+        .and_then(|(a, b, c)| Some((core::str::from_utf8(a).ok()?, b, c)))
+    else {
         return status(STATUS_BAD_INPUT);
     };
     let (purpose, payload) = match operation(what, tool) {
@@ -107,7 +107,9 @@ pub fn seal(
 
 /// `openIo`: open from `input`, which holds the token (`token_len` bytes),
 /// then the tool, then the bind value, leaving the payload JSON in `out`.
-/// Returns its length, minus the reason code, or a `STATUS_*` code.
+/// Returns its length, minus the reason code, or a `STATUS_*` code. The
+/// token is read as bytes: one that is not ASCII is malformed, as it would
+/// be as text, without a UTF-8 pass over all of it first.
 #[allow(clippy::too_many_arguments)]
 pub fn open(
     codec: &Codec,

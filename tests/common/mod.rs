@@ -95,3 +95,106 @@ pub fn string_scan_cases(is_valid: fn(&str) -> bool) -> usize {
     }
     checked
 }
+
+/// Texts near JSON for a scanner and its reference to disagree on, if they
+/// can: pseudo-random runs of JSON tokens, broken ones and whitespace
+/// (mostly invalid, at every depth), and compact, spaced and one-byte-
+/// mutated forms of valid documents of app-like state. `judge` is called on
+/// each; returns how many it was called on.
+pub fn json_like_texts(mut judge: impl FnMut(&str)) -> usize {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let tokens = [
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"k\"",
+        "\"\"",
+        "\"a\\n\\u00e9\"",
+        "\"é\"",
+        "0",
+        "-0",
+        "7",
+        "12",
+        "-3.25",
+        "1e9",
+        "2E-7",
+        "0.5e+3",
+        "01",
+        "1.",
+        "-",
+        ".5",
+        "1e",
+        "+1",
+        "true",
+        "false",
+        "null",
+        "tru",
+        "nul",
+        " ",
+        "\n",
+        "\t",
+        "\r",
+        "\"",
+        "\\",
+        "\"\\x\"",
+        "x",
+    ];
+    let mut count = 0;
+    for _ in 0..40_000 {
+        let text: String = (0..1 + next(12))
+            .map(|_| tokens[next(tokens.len())])
+            .collect();
+        judge(&text);
+        count += 1;
+    }
+    let docs = [
+        "{\"n\":12,\"cell\":3,\"at\":1764490084,\"ok\":true,\"score\":55.12,\"note\":\"charlie hotel move 12\"}",
+        "{\"board\":[0,0,0,0,0,0,0,0,0],\"turn\":1,\"deep\":[[[{}]],[[]],{\"a\":[null,false]}]}",
+        "[{\"a\":-0.5e-3,\"b\":\"\\\"q\\\\\",\"c\":[1,2,{\"d\":{}}]},[],\"\\ud83d\\ude00\",0]",
+        "{\"\":{\"\":[\"\",{\"\":0}]},\"x\":1E+2}",
+    ];
+    let spaces = [" ", "\n", "\t", "\r", "  "];
+    for doc in docs {
+        let bytes = doc.as_bytes();
+        for at in 0..=bytes.len() {
+            // Whitespace put in at each byte (valid between tokens only).
+            for space in spaces {
+                let mut spaced = bytes[..at].to_vec();
+                spaced.extend_from_slice(space.as_bytes());
+                spaced.extend_from_slice(&bytes[at..]);
+                if let Ok(text) = std::str::from_utf8(&spaced) {
+                    judge(text);
+                    count += 1;
+                }
+            }
+            if at == bytes.len() {
+                break;
+            }
+            // Each byte deleted, and replaced by a structural or a digit.
+            let mut cut = bytes.to_vec();
+            cut.remove(at);
+            if let Ok(text) = std::str::from_utf8(&cut) {
+                judge(text);
+                count += 1;
+            }
+            for c in *b"{}[],:\"\\0-1.eE tfn" {
+                let mut edit = bytes.to_vec();
+                edit[at] = c;
+                if let Ok(text) = std::str::from_utf8(&edit) {
+                    judge(text);
+                    count += 1;
+                }
+            }
+        }
+    }
+    count
+}
