@@ -101,7 +101,7 @@ fn render() -> String {
         "Operation codes and statuses of the edge build's sealIo/openIo (src/bindings/protocol.rs).",
         "IO",
         format!(
-            "Object.freeze({{ VIEW: {}, REQUEST_STATE: {}, RAW: {}, SDK: {}, BAD_INPUT: {}, UNKNOWN_OP: {}, INVALID_CLOCK: {}, OUT_OF_MEMORY: {}, PAYLOAD_NOT_JSON: {}, TOKEN_TOO_LARGE: {} }})",
+            "Object.freeze({{ VIEW: {}, REQUEST_STATE: {}, RAW: {}, SDK: {}, BAD_INPUT: {}, UNKNOWN_OP: {}, INVALID_CLOCK: {}, OUT_OF_MEMORY: {}, PAYLOAD_NOT_JSON: {}, TOKEN_TOO_LARGE: {}, NO_CODEC: {} }})",
             io::OP_VIEW,
             io::OP_REQUEST_STATE,
             io::OP_RAW,
@@ -111,12 +111,49 @@ fn render() -> String {
             io::STATUS_INVALID_CLOCK,
             io::STATUS_OUT_OF_MEMORY,
             io::STATUS_PAYLOAD_NOT_JSON,
-            io::STATUS_TOKEN_TOO_LARGE
+            io::STATUS_TOKEN_TOO_LARGE,
+            io::STATUS_NO_CODEC
         ),
+    );
+    line(
+        "Messages of a WasmCodec's configError by its low byte (src/bindings/protocol.rs); the key's index is above it, and {index} and {len} are the short key's.",
+        "CONFIG_ERRORS",
+        format!("Object.freeze([{}])", config_errors().join(", ")),
     );
     out.truncate(out.trim_end().len());
     out.push('\n');
     out
+}
+
+/// The core's own words for each `CONFIG_*` code, by code.
+fn config_errors() -> Vec<String> {
+    use codec::ConfigError;
+    use keys::KeyError;
+    // Numbers no message has, to find where the short key's go.
+    let (index, len) = (987_651, 987_652);
+    let short = KeyError::TooShort { index, len }.to_string();
+    assert!(short.contains(&index.to_string()) && short.contains(&len.to_string()));
+    let short = short
+        .replace(&index.to_string(), "{index}")
+        .replace(&len.to_string(), "{len}");
+    let by_code = [
+        (io::CONFIG_OK, "undefined".to_owned()),
+        (io::CONFIG_KEY_TOO_SHORT, js(&short)),
+        (io::CONFIG_KEY_MISSING, js(&KeyError::Missing.to_string())),
+        (
+            io::CONFIG_NO_RANDOMNESS,
+            js(&KeyError::NoRandomness.to_string()),
+        ),
+        (
+            io::CONFIG_NEGATIVE_LEEWAY,
+            js(&ConfigError::NegativeLeeway.to_string()),
+        ),
+        (io::CONFIG_BAD_OPTIONS, js(io::BAD_OPTIONS_MESSAGE)),
+    ];
+    for (i, (code, _)) in by_code.iter().enumerate() {
+        assert_eq!(usize::from(*code), i, "config codes are 0, 1, 2, ...");
+    }
+    by_code.into_iter().map(|(_, text)| text).collect()
 }
 
 fn template(file: &str) -> std::path::PathBuf {

@@ -20,9 +20,9 @@ const NOW: f64 = common::NOW_MS;
 fn codec_with(keys: &[&[u8]], ttl: f64, max_token_bytes: f64) -> WasmCodec {
     let all: Vec<u8> = keys.concat();
     let lengths: Vec<u32> = keys.iter().map(|k| k.len() as u32).collect();
-    WasmCodec::new(&all, &lengths, ttl, 0.0, max_token_bytes, false)
-        .map_err(|_| "codec")
-        .unwrap()
+    let c = WasmCodec::new(&all, &lengths, ttl, 0.0, max_token_bytes, false);
+    assert_eq!(c.config_error(), CONFIG_OK as u32, "codec");
+    c
 }
 
 fn codec(keys: &[&[u8]]) -> WasmCodec {
@@ -307,24 +307,51 @@ fn rotation_first_key_seals_every_key_opens() {
 
 #[wasm_bindgen_test]
 fn bad_options_are_refused() {
-    assert!(WasmCodec::new(&[7; 31], &[31], 600.0, 0.0, 1024.0, false).is_err());
-    assert!(WasmCodec::new(&[], &[], 600.0, 0.0, 1024.0, true).is_err());
+    let error = |keys: &[u8], lengths: &[u32], ttl, leeway, max, production| {
+        WasmCodec::new(keys, lengths, ttl, leeway, max, production).config_error()
+    };
+    let short = u32::from(CONFIG_KEY_TOO_SHORT);
+    assert_eq!(error(&[7; 31], &[31], 600.0, 0.0, 1024.0, false), short);
+    assert_eq!(
+        error(&[7; 37], &[32, 5], 600.0, 0.0, 1024.0, false),
+        1 << 8 | short
+    );
+    assert_eq!(
+        error(&[], &[], 600.0, 0.0, 1024.0, true),
+        u32::from(CONFIG_KEY_MISSING)
+    );
     let key = [7u8; 32];
+    assert_eq!(
+        error(&key, &[32], 600.0, -1.0, 1024.0, false),
+        u32::from(CONFIG_NEGATIVE_LEEWAY)
+    );
     for (ttl, leeway, max) in [
         (f64::NAN, 0.0, 1024.0),
         (1.5, 0.0, 1024.0),
-        (600.0, -1.0, 1024.0),
         (600.0, 0.0, 0.0),
         (600.0, 0.0, f64::INFINITY),
     ] {
-        assert!(
-            WasmCodec::new(&key, &[32], ttl, leeway, max, false).is_err(),
+        assert_eq!(
+            error(&key, &[32], ttl, leeway, max, false),
+            u32::from(CONFIG_BAD_OPTIONS),
             "{ttl} {leeway} {max}"
         );
     }
-    assert!(
-        WasmCodec::new(&key, &[33], 600.0, 0.0, 1024.0, false).is_err(),
+    assert_eq!(
+        error(&key, &[33], 600.0, 0.0, 1024.0, false),
+        u32::from(CONFIG_BAD_OPTIONS),
         "lengths overrun"
+    );
+    // A codec that was not built seals and opens nothing, and does not trap.
+    let none = WasmCodec::new(&[7; 31], &[31], 600.0, 0.0, 1024.0, false);
+    assert!(!none.is_ephemeral());
+    assert_eq!(
+        none.seal_io(OP_VIEW, 0, 0, -1, NOW),
+        f64::from(STATUS_NO_CODEC)
+    );
+    assert_eq!(
+        none.open_io(OP_VIEW, 0, 0, -1, NOW),
+        f64::from(STATUS_NO_CODEC)
     );
 }
 

@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { PACKAGE_DIR, importPackage, resolvePackage } from "./support.mjs";
+import { WATCH_ENTRY_WASM_MEMORY, importPackage, resolvePackage } from "./support.mjs";
 import { COMPATIBILITY_DATE, bundleForWorkerd, importTool } from "../workerd.mjs";
 
 const { StateCodec, SealedStateError } = await importPackage();
@@ -37,7 +37,6 @@ function stillWorks(codec) {
 }
 
 const nodeEntry = pathToFileURL(resolvePackage()).href;
-const wasmGlue = pathToFileURL(`${PACKAGE_DIR}/wasm/edge.js`).href;
 
 /** Run an ES module snippet in a fresh Node (fresh wasm instance); its stdout lines. */
 async function child(source, { env = {}, flags = [] } = {}) {
@@ -58,9 +57,9 @@ async function child(source, { env = {}, flags = [] } = {}) {
 describe("defect 1: a failed allocation never poisons the instance (wasm memory capped at 100 MiB)", () => {
   // 1600 pages of 64 KiB: 100 MiB. Every line the child prints is checked below.
   const script = `
-    import { StateCodec } from ${JSON.stringify(nodeEntry)};
-    import { initSync } from ${JSON.stringify(wasmGlue)};
-    const memory = initSync().memory;
+    ${WATCH_ENTRY_WASM_MEMORY}
+    const { StateCodec } = await import(${JSON.stringify(nodeEntry)});
+    const memory = globalThis.entryWasmMemory;
     const mib = () => (memory.buffer.byteLength / 2 ** 20).toFixed(1);
     const KEY = ${JSON.stringify(KEY)};
     const say = (label, fn) => {

@@ -7,9 +7,10 @@ import { createHmac } from "node:crypto";
 import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { PACKAGE_DIR, importPackage, resolvePackage } from "./support.mjs";
+import { importPackage, importPackageWithWasmMemory, resolvePackage } from "./support.mjs";
 
-const edge = await importPackage();
+// With the memory of the entry's own wasm instance (see "huge tokens" below).
+const { entry: edge, memory } = await importPackageWithWasmMemory();
 const { StateCodec, SealedStateError, SEALED_STATE_INVALID_MESSAGE, STATE_META_KEY } = edge;
 
 const KEY = "edge-test-key: at least thirty-two bytes long, surely";
@@ -416,14 +417,11 @@ describe("construction errors are clear", () => {
   });
 });
 
-// The wasm linear memory of the edge build: the package's own instance
-// (wasm/edge.js is the module the entry loaded; its initSync() returns the
-// live exports once initialised). Linear memory only grows, and copying a
-// string into wasm needs at least its length in bytes, so a 10 MB token
-// that reached wasm would leave memory >= 10 MB larger. Growth under 1 MiB
-// therefore proves it was refused before the copy.
-const wasmGlue = await import(pathToFileURL(`${PACKAGE_DIR}/wasm/edge.js`).href);
-const memory = wasmGlue.initSync().memory;
+// `memory` is the wasm linear memory of the entry's own instance. Linear
+// memory only grows, and copying a string into wasm needs at least its
+// length in bytes, so a 10 MB token that reached wasm would leave memory
+// >= 10 MB larger. Growth under 1 MiB therefore proves it was refused
+// before the copy.
 
 describe("bad input: a clear error, never a trap, and the codec still works after each", () => {
   const codec = at(T0);

@@ -1,7 +1,7 @@
 // The edge API over the wasm codec. Payloads cross as JSON.stringify text, so
 // tokens are byte-identical to @modelcontextprotocol/server's for equal input.
-import { WasmCodec, ephemeralWarningDue, wasmMemory } from "../wasm/edge.js";
-import { DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, EPHEMERAL_KEY_WARNING, IO, MAX_CLOCK_MS, REASONS } from "../constants.js";
+import { WasmCodec, ephemeralWarningDue, initSync } from "../wasm/edge.js";
+import { CONFIG_ERRORS, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, EPHEMERAL_KEY_WARNING, IO, MAX_CLOCK_MS, REASONS } from "../constants.js";
 import { SealedStateError } from "../common.js";
 
 export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError } from "../common.js";
@@ -24,11 +24,15 @@ const utf8Out = new TextDecoder("utf-8", { ignoreBOM: true });
 // length crosses as an i32.
 const MAX_INPUT_BYTES = 0x7fff_ffff;
 const FREED = Symbol("freed"); // StateCodec#broken after free()
-let memory; // looked up at first use: the loader instantiates the wasm after this module runs
+// Looked up at first use: the entry instantiates the wasm after this module
+// runs. initSync() of an instantiated glue returns its exports; an export
+// of the wasm's own (wasm_bindgen::memory()) would cost an import, and each
+// import a wasm-to-JS wrapper V8 compiles with the module.
+let memory;
 let heapBytes = null;
 function heap() {
   // Growing wasm memory detaches the old buffer (its views read as empty): renew the view then.
-  if (heapBytes === null || heapBytes.byteLength === 0) heapBytes = new Uint8Array((memory ??= wasmMemory()).buffer);
+  if (heapBytes === null || heapBytes.byteLength === 0) heapBytes = new Uint8Array((memory ??= initSync().memory).buffer);
   return heapBytes;
 }
 
@@ -133,6 +137,14 @@ function toolOf(tool) {
   return tool;
 }
 
+// The core's words for a WasmCodec's configError (src/bindings/protocol.rs):
+// the code in the low byte, a short key's index above it.
+function configMessage(error, keys) {
+  const index = error >>> 8;
+  const text = CONFIG_ERRORS[error & 0xff] ?? `internal error (configError ${error})`;
+  return text.replace("{index}", String(index)).replace("{len}", String(keys[index]?.length));
+}
+
 function productionOf(production) {
   if (production === undefined) return isProduction();
   if (typeof production !== "boolean") throw new TypeError("mcp-sealed-state: production must be true, false or undefined (undefined reads NODE_ENV)");
@@ -172,15 +184,23 @@ export class StateCodec {
     const lengths = new Uint32Array(keys.map((k) => k.length));
     const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
     keys.reduce((at, k) => (all.set(k, at), at + k.length), 0);
+    let codec;
     try {
-      this.#codec = new WasmCodec(all, lengths, ttl, leeway, maxTokenBytes, production);
+      codec = new WasmCodec(all, lengths, ttl, leeway, maxTokenBytes, production);
     } catch (e) {
-      // A JsError from the core (a short key, no key in production, no
-      // CSPRNG for the ephemeral key), or a trap: either way, a clear error.
-      throw new RangeError(`mcp-sealed-state: ${e instanceof WebAssembly.RuntimeError ? `the wasm codec failed (${e.message})` : thrownText(e)}`, { cause: e });
+      // A trap, which no options should cause: a clear error all the same.
+      throw new RangeError(`mcp-sealed-state: the wasm codec failed (${thrownText(e)})`, { cause: e });
     } finally {
       all.fill(0);
     }
+    // The core refused the options (a short key, no key in production, no
+    // CSPRNG for the ephemeral key): its code, worded from constants.js.
+    const error = codec.configError;
+    if (error !== 0) {
+      codec.free();
+      throw new RangeError(`mcp-sealed-state: ${configMessage(error, keys)}`);
+    }
+    this.#codec = codec;
     if (this.#codec.isEphemeral && ephemeralWarningDue()) console.warn(EPHEMERAL_KEY_WARNING);
     if (options[SDK_READING] === true) this.#raw = IO.SDK;
     this.#now = now;

@@ -13,36 +13,32 @@
 
 use core::cell::Cell;
 
-use wasm_bindgen::prelude::{wasm_bindgen, JsError, JsValue};
+use wasm_bindgen::prelude::{wasm_bindgen, JsValue};
 
-use super::io;
-use crate::codec::{self, CodecOptions};
+use super::protocol::STATUS_NO_CODEC;
+use super::{io, widget};
+use crate::codec;
 use crate::keys;
 
 /// The core codec and the two buffers of its I/O path, kept between calls.
 #[wasm_bindgen(js_name = WasmCodec)]
 pub struct WasmCodec {
-    inner: codec::Codec,
+    /// The codec, or the `configError` of options that build none.
+    inner: Result<codec::Codec, u32>,
     input: Cell<Vec<u8>>,
     output: Cell<Vec<u8>>,
-}
-
-fn whole(n: f64, what: &str) -> Result<i64, JsError> {
-    // JS checks these first; this keeps the core from reading NaN as 0.
-    if n.is_finite() && n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
-        Ok(n as i64)
-    } else {
-        Err(JsError::new(&format!("{what} must be a safe integer")))
-    }
 }
 
 impl WasmCodec {
     /// Run `f` with the codec and both buffers taken out of their cells, and
     /// put the buffers back after (see the module docs for why).
     fn with_buffers(&self, f: impl FnOnce(&codec::Codec, &[u8], &mut Vec<u8>) -> f64) -> f64 {
+        let Ok(inner) = &self.inner else {
+            return f64::from(STATUS_NO_CODEC);
+        };
         let input = self.input.take();
         let mut out = self.output.take();
-        let result = f(&self.inner, &input, &mut out);
+        let result = f(inner, &input, &mut out);
         self.input.set(input);
         self.output.set(out);
         result
@@ -52,7 +48,9 @@ impl WasmCodec {
 #[wasm_bindgen(js_class = WasmCodec)]
 impl WasmCodec {
     /// `keys` is every key's bytes back to back, `key_lengths` their lengths
-    /// (first seals, all open); both are copied.
+    /// (first seals, all open); both are copied. Options that build no codec
+    /// leave [`WasmCodec::config_error`] non-zero (not a `Result`: see
+    /// `protocol::CONFIG_OK` for why), and the glue frees it.
     #[wasm_bindgen(constructor)]
     pub fn new(
         keys: &[u8],
@@ -61,30 +59,26 @@ impl WasmCodec {
         leeway_seconds: f64,
         max_token_bytes: f64,
         production: bool,
-    ) -> Result<WasmCodec, JsError> {
-        let mut list: Vec<&[u8]> = Vec::with_capacity(key_lengths.len());
-        let mut rest = keys;
-        for &len in key_lengths {
-            let (key, tail) = rest
-                .split_at_checked(len as usize)
-                .ok_or_else(|| JsError::new("key lengths do not add up"))?;
-            list.push(key);
-            rest = tail;
-        }
-        let mut options = CodecOptions::with_keys(list);
-        options.ttl_seconds = whole(ttl_seconds, "ttlSeconds")?;
-        options.leeway_seconds = whole(leeway_seconds, "leewaySeconds")?;
-        options.max_token_bytes = usize::try_from(whole(max_token_bytes, "maxTokenBytes")?)
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| JsError::new("maxTokenBytes must be a positive integer"))?;
-        options.production = production;
-        let inner = codec::Codec::new(options).map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(WasmCodec {
-            inner,
+    ) -> WasmCodec {
+        WasmCodec {
+            inner: io::codec(
+                keys,
+                key_lengths,
+                ttl_seconds,
+                leeway_seconds,
+                max_token_bytes,
+                production,
+            ),
             input: Cell::new(Vec::new()),
             output: Cell::new(Vec::new()),
-        })
+        }
+    }
+
+    /// 0 when the options built a codec, else a `protocol::CONFIG_*` code
+    /// (with the key's index above the low byte for a short key).
+    #[wasm_bindgen(getter, js_name = configError)]
+    pub fn config_error(&self) -> u32 {
+        self.inner.as_ref().err().copied().unwrap_or(0)
     }
 
     /// Address of the input buffer, grown to at least `len` bytes, or 0 when
@@ -179,7 +173,7 @@ impl WasmCodec {
     /// Whether it runs on the dev ephemeral key.
     #[wasm_bindgen(getter, js_name = isEphemeral)]
     pub fn is_ephemeral(&self) -> bool {
-        self.inner.is_ephemeral()
+        self.inner.as_ref().is_ok_and(codec::Codec::is_ephemeral)
     }
 }
 
@@ -190,8 +184,11 @@ pub fn ephemeral_warning_due() -> bool {
     keys::ephemeral_warning_due()
 }
 
-/// The wasm memory, for the glue's views on the I/O buffers.
-#[wasm_bindgen(js_name = wasmMemory)]
-pub fn wasm_memory() -> JsValue {
-    wasm_bindgen::memory()
+/// The unverified reader of `bindings::widget`, returning the JSON as a JS
+/// string or `undefined`: one result, where `Option<String>` crosses as two
+/// (a pointer and a length), which costs a JS-to-wasm wrapper of its own in
+/// V8 (see `protocol::CONFIG_OK`).
+#[wasm_bindgen(js_name = readTokenJson)]
+pub fn read_token_json(token: &str) -> JsValue {
+    widget::read_token_json(token).map_or(JsValue::UNDEFINED, JsValue::from)
 }

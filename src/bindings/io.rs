@@ -3,12 +3,48 @@
 //! natively too, so the fuzz targets and native tests run the shipped path.
 
 use super::protocol::{
-    operation, Operation, STATUS_BAD_INPUT, STATUS_INVALID_CLOCK, STATUS_OUT_OF_MEMORY,
-    STATUS_PAYLOAD_NOT_JSON, STATUS_TOKEN_TOO_LARGE, STATUS_UNKNOWN_OP,
+    config_error, operation, Operation, CONFIG_BAD_OPTIONS, STATUS_BAD_INPUT, STATUS_INVALID_CLOCK,
+    STATUS_OUT_OF_MEMORY, STATUS_PAYLOAD_NOT_JSON, STATUS_TOKEN_TOO_LARGE, STATUS_UNKNOWN_OP,
 };
 use crate::clock;
-use crate::codec::{Codec, SealError};
+use crate::codec::{Codec, CodecOptions, SealError};
 use crate::purpose::Purpose;
+
+/// `n` as an integer when it is a safe one. JS checks these first; this
+/// keeps the core from reading NaN as 0.
+fn whole(n: f64) -> Option<i64> {
+    (n.is_finite() && n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0).then_some(n as i64)
+}
+
+/// The codec of `new WasmCodec(...)`: `keys` is every key's bytes back to
+/// back, `key_lengths` their lengths (first seals, all open). Or the
+/// `configError` code (`protocol::CONFIG_*`) of options that build none.
+pub fn codec(
+    keys: &[u8],
+    key_lengths: &[u32],
+    ttl_seconds: f64,
+    leeway_seconds: f64,
+    max_token_bytes: f64,
+    production: bool,
+) -> Result<Codec, u32> {
+    let bad = u32::from(CONFIG_BAD_OPTIONS);
+    let mut list: Vec<&[u8]> = Vec::with_capacity(key_lengths.len());
+    let mut rest = keys;
+    for &len in key_lengths {
+        let (key, tail) = rest.split_at_checked(len as usize).ok_or(bad)?;
+        list.push(key);
+        rest = tail;
+    }
+    let mut options = CodecOptions::with_keys(list);
+    options.ttl_seconds = whole(ttl_seconds).ok_or(bad)?;
+    options.leeway_seconds = whole(leeway_seconds).ok_or(bad)?;
+    options.max_token_bytes = whole(max_token_bytes)
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|&n| n > 0)
+        .ok_or(bad)?;
+    options.production = production;
+    Codec::new(options).map_err(config_error)
+}
 
 /// The input buffer read as what the glue wrote back to back: `first`
 /// bytes (left as bytes: a payload is checked as UTF-8 by [`seal`], a token
@@ -114,5 +150,57 @@ pub fn open(
             out.len() as f64
         }
         Err(e) => -f64::from(e.reason().code()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::protocol::*;
+    use super::codec;
+
+    #[test]
+    fn options_that_build_no_codec_are_its_config_codes() {
+        let key = [7u8; 32];
+        assert!(codec(&key, &[32], 600.0, 0.0, 1024.0, false).is_ok());
+        let two: Vec<u8> = [[7u8; 32], [8u8; 32]].concat();
+        assert!(codec(&two, &[32, 32], 600.0, 5.0, 1024.0, true).is_ok());
+        let short = u32::from(CONFIG_KEY_TOO_SHORT);
+        assert_eq!(
+            codec(&[7; 31], &[31], 600.0, 0.0, 1024.0, false).err(),
+            Some(short)
+        );
+        assert_eq!(
+            codec(&[7; 37], &[32, 5], 600.0, 0.0, 1024.0, false).err(),
+            Some(1 << 8 | short)
+        );
+        assert_eq!(
+            codec(&[], &[], 600.0, 0.0, 1024.0, true).err(),
+            Some(u32::from(CONFIG_KEY_MISSING))
+        );
+        assert_eq!(
+            codec(&key, &[32], 600.0, -1.0, 1024.0, false).err(),
+            Some(u32::from(CONFIG_NEGATIVE_LEEWAY))
+        );
+        let bad = Some(u32::from(CONFIG_BAD_OPTIONS));
+        for (ttl, leeway, max) in [
+            (f64::NAN, 0.0, 1024.0),
+            (1.5, 0.0, 1024.0),
+            (600.0, f64::INFINITY, 1024.0),
+            (600.0, 0.0, 0.0),
+            (600.0, 0.0, -5.0),
+            (600.0, 0.0, f64::INFINITY),
+            (9_007_199_254_740_992.0, 0.0, 1024.0),
+        ] {
+            assert_eq!(
+                codec(&key, &[32], ttl, leeway, max, false).err(),
+                bad,
+                "{ttl} {leeway} {max}"
+            );
+        }
+        assert_eq!(
+            codec(&key, &[33], 600.0, 0.0, 1024.0, false).err(),
+            bad,
+            "lengths overrun"
+        );
     }
 }

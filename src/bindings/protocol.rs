@@ -32,6 +32,49 @@ pub const STATUS_PAYLOAD_NOT_JSON: i8 = -14;
 /// The token would be longer than `maxTokenBytes`.
 pub const STATUS_TOKEN_TOO_LARGE: i8 = -15;
 
+/// The `WasmCodec` could not be built (its `configError` is not 0): no
+/// codec to seal or open with. The glue never calls one.
+pub const STATUS_NO_CODEC: i8 = -16;
+
+/// `configError` of a `WasmCodec` (low byte; for [`CONFIG_KEY_TOO_SHORT`],
+/// the index of the key is above it, `code | index << 8`): 0 when it was built.
+/// Its own codes, not JS errors: a constructor returning `Result` would
+/// return three values, and V8 (Node 20) compiles a JS-to-wasm wrapper of
+/// its own for every export that returns more than one, when the module is
+/// compiled (measured 0.6 ms of `new WebAssembly.Module` for this one).
+/// The glue words them from `CONFIG_ERRORS` in `pkg-template/constants.js`.
+pub const CONFIG_OK: u8 = 0;
+/// A key is shorter than `MIN_KEY_BYTES`.
+pub const CONFIG_KEY_TOO_SHORT: u8 = 1;
+/// No key, in production.
+pub const CONFIG_KEY_MISSING: u8 = 2;
+/// The platform CSPRNG failed drawing the ephemeral key.
+pub const CONFIG_NO_RANDOMNESS: u8 = 3;
+/// `leewaySeconds` is negative.
+pub const CONFIG_NEGATIVE_LEEWAY: u8 = 4;
+/// An option the glue checks first is out of range, or the key lengths do
+/// not add up to the key bytes.
+pub const CONFIG_BAD_OPTIONS: u8 = 5;
+/// The message of [`CONFIG_BAD_OPTIONS`] (the others are the core's `Display`).
+pub const BAD_OPTIONS_MESSAGE: &str =
+    "an option is out of range (ttlSeconds, leewaySeconds and maxTokenBytes are safe integers, maxTokenBytes positive; the key lengths add up to the key bytes)";
+
+/// The `configError` of a codec that could not be built.
+#[cfg(feature = "edge")]
+pub fn config_error(e: crate::codec::ConfigError) -> u32 {
+    use crate::codec::ConfigError;
+    use crate::keys::KeyError;
+    match e {
+        ConfigError::Key(KeyError::TooShort { index, .. }) => {
+            u32::from(CONFIG_KEY_TOO_SHORT)
+                | u32::try_from(index).unwrap_or(u32::MAX).min(0x00ff_ffff) << 8
+        }
+        ConfigError::Key(KeyError::Missing) => u32::from(CONFIG_KEY_MISSING),
+        ConfigError::Key(KeyError::NoRandomness) => u32::from(CONFIG_NO_RANDOMNESS),
+        ConfigError::NegativeLeeway => u32::from(CONFIG_NEGATIVE_LEEWAY),
+    }
+}
+
 /// What an operation code asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Operation<'a> {
@@ -70,5 +113,22 @@ mod tests {
         for op in 4..=u8::MAX {
             assert_eq!(operation(op, "t"), None, "{op}");
         }
+    }
+
+    #[cfg(feature = "edge")]
+    #[test]
+    fn config_errors_have_their_codes_and_the_short_key_its_index() {
+        use crate::codec::ConfigError;
+        use crate::keys::KeyError;
+        let short = |index| ConfigError::Key(KeyError::TooShort { index, len: 5 });
+        assert_eq!(config_error(short(0)), u32::from(CONFIG_KEY_TOO_SHORT));
+        assert_eq!(
+            config_error(short(3)),
+            3 << 8 | u32::from(CONFIG_KEY_TOO_SHORT)
+        );
+        assert_eq!(config_error(short(usize::MAX)), 0x00ff_ffff << 8 | 1);
+        assert_eq!(config_error(ConfigError::Key(KeyError::Missing)), 2);
+        assert_eq!(config_error(ConfigError::Key(KeyError::NoRandomness)), 3);
+        assert_eq!(config_error(ConfigError::NegativeLeeway), 4);
     }
 }
