@@ -104,25 +104,28 @@ fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
         b'1'..=b'9' => i = digits_end(b, i + 1),
         _ => return None,
     }
-    if b.get(i) == Some(&b'.') {
-        let end = digits_end(b, i + 1);
-        if end == i + 1 {
-            return None;
+    // Most numbers end here: one look at the next byte.
+    match b.get(i) {
+        Some(b'.') => {
+            let end = digits_end(b, i + 1);
+            if end == i + 1 {
+                return None;
+            }
+            i = end;
+            if !matches!(b.get(i), Some(b'e' | b'E')) {
+                return Some(i);
+            }
         }
-        i = end;
+        Some(b'e' | b'E') => {}
+        _ => return Some(i),
     }
-    if let Some(b'e' | b'E') = b.get(i) {
+    // The exponent, at `i`.
+    i += 1;
+    if let Some(b'+' | b'-') = b.get(i) {
         i += 1;
-        if let Some(b'+' | b'-') = b.get(i) {
-            i += 1;
-        }
-        let end = digits_end(b, i);
-        if end == i {
-            return None;
-        }
-        i = end;
     }
-    Some(i)
+    let end = digits_end(b, i);
+    (end > i).then_some(end)
 }
 
 #[cfg_attr(feature = "edge", inline(always))]
