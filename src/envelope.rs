@@ -279,19 +279,12 @@ fn purposed(p: &str) -> Option<(Purpose<String>, &str)> {
 /// The picked members of `p` read as a purpose envelope.
 fn purposed_members([purpose, d, o]: Picked<'_, 3>) -> Option<(Purpose<String>, &str)> {
     let purpose = purpose?;
-    // The edge build reads the literals as sealed without unescaping them
-    // into a new string (an allocation on every open).
-    #[cfg(feature = "edge")]
-    let claimed = match purpose {
-        "\"v\"" => Some(true),
-        "\"r\"" => Some(false),
-        _ => None,
-    };
-    #[cfg(not(feature = "edge"))]
-    let claimed = None;
-    let view = match claimed {
-        Some(view) => view,
-        None => match json::unescape(purpose)?.as_str() {
+    // The literals as sealed are read without unescaping them into a new
+    // string (an allocation on every open); any other spelling is unescaped.
+    let view = match purpose {
+        "\"v\"" => true,
+        "\"r\"" => false,
+        _ => match json::unescape(purpose)?.as_str() {
             "v" => true,
             "r" => false,
             _ => return None,

@@ -204,20 +204,25 @@ pub fn decode(s: &str) -> Option<Vec<u8>> {
 
 /// Strict unpadded base64url decode, saying why it failed.
 pub fn decode_classified(s: &[u8]) -> Result<Vec<u8>, DecodeError> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(s.len() / 4 * 3 + 2)
-        .map_err(|_| DecodeError::NoMemory)?;
-    decode_into(s, &mut out)?;
-    Ok(out)
+    decoded_by(s, decode_into)
 }
 
 /// [`decode`] by the scalar loop alone, whatever the build: the reference
 /// the SIMD128 decode is tested against in wasm.
 pub fn decode_scalar(s: &str) -> Option<Vec<u8>> {
+    decoded_by(s.as_bytes(), |b, out| decode_scalar_into(b, out, 0)).ok()
+}
+
+/// The bytes `decode` writes for `s`, into a buffer reserved for them first.
+fn decoded_by(
+    s: &[u8],
+    decode: impl FnOnce(&[u8], &mut Vec<u8>) -> Result<(), DecodeError>,
+) -> Result<Vec<u8>, DecodeError> {
     let mut out = Vec::new();
-    out.try_reserve_exact(s.len() / 4 * 3 + 2).ok()?;
-    decode_scalar_into(s.as_bytes(), &mut out, 0).ok()?;
-    Some(out)
+    out.try_reserve_exact(s.len() / 4 * 3 + 2)
+        .map_err(|_| DecodeError::NoMemory)?;
+    decode(s, &mut out)?;
+    Ok(out)
 }
 
 /// Decode exactly `N` bytes (MACs, bind tags).
