@@ -1,13 +1,21 @@
-// Node cold start: whole processes, median of 10 runs (after 3 warm-up rounds,
-// so the file cache is warm), spawned round robin.
+// Node cold start: whole processes, 30 rounds (after 3 warm-up rounds, so the
+// file cache is warm), each round spawning every command once. A command's
+// cost is the median over the rounds of its time minus bare node's in the
+// same round: on 2 shared cores a round's load moves all of its commands
+// alike, and medians taken apart swung by 10 ms between runs.
 //   bare        node -e 0
+//   empty       an empty .mjs: what Node's ESM loader costs before any import
+//   one-line    an .mjs importing a one-line package behind an `exports` map:
+//               Node's own cost of an ESM server that imports any package, so
+//               seal minus this is what this package itself adds
 //   import      imports mcp-sealed-state (reads and instantiates the edge wasm)
 //   seal        imports it, builds a StateCodec and seals once
 //   SDK         imports @modelcontextprotocol/server and mints once with its codec
 // The package scripts live in js/out/consumer (written here, removed after),
 // so `import "mcp-sealed-state"` resolves the way a user's project does.
 import { execFileSync, spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./harness.mjs";
@@ -16,7 +24,7 @@ import { KEY } from "./codecs.mjs";
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const JS = join(BENCH, "..");
 const CONSUMER = join(JS, "out/consumer");
-const RUNS = 10;
+const RUNS = 30;
 const WARMUP = 3;
 /** `run.mjs --quick`: fewer rounds, for a before/after check on one change. */
 export const QUICK_COLD = { runs: 10, warmup: 1 };
@@ -43,8 +51,21 @@ for rnd in range(warm + runs):
 print(json.dumps(out))
 `;
 
-export function coldNode(log, { runs = RUNS, warmup = WARMUP } = {}) {
-  const node = process.execPath;
+/** A project of its own with a one-line package behind an `exports` map, and the script that imports it. */
+function onePackageProject() {
+  const dir = mkdtempSync(join(tmpdir(), "bench-cold-"));
+  const pkg = join(dir, "node_modules/one-line");
+  mkdirSync(pkg, { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true, type: "module" }));
+  writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "one-line", type: "module", exports: { ".": { node: "./index.js", default: "./index.js" } } }));
+  writeFileSync(join(pkg, "index.js"), "export const one = 1;\n");
+  writeFileSync(join(dir, "main.mjs"), `import "one-line";\n`);
+  return { dir, script: join(dir, "main.mjs") };
+}
+
+export function coldNode(log, { runs = RUNS, warmup = WARMUP, node = process.execPath } = {}) {
+  const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
+  const onePackage = onePackageProject();
   const scripts = {
     empty: [CONSUMER, `// nothing: the cost of starting Node's ESM loader\n`],
     import: [CONSUMER, `import "mcp-sealed-state";\n`],
@@ -66,6 +87,7 @@ export function coldNode(log, { runs = RUNS, warmup = WARMUP } = {}) {
   const commands = [
     { label: "`node -e 0` (bare)", args: ["-e", "0"] },
     { label: "an empty .mjs file (Node's ESM loader, no package)", args: [scripts.empty] },
+    { label: "an .mjs importing a one-line package (Node's ESM loader and package resolution)", args: [onePackage.script] },
     { label: "import mcp-sealed-state", args: [scripts.import] },
     { label: "import mcp-sealed-state + new StateCodec + seal once", args: [scripts.seal] },
     { label: "import @modelcontextprotocol/server + createRequestStateCodec + mint once", args: [scripts.sdk] },
@@ -100,20 +122,28 @@ export function coldNode(log, { runs = RUNS, warmup = WARMUP } = {}) {
         }
       }
     }
+    const [bare, , onePkg] = commands;
+    // Paired by round: `over(c, base)` is the median of c's time minus base's in each round.
+    const over = (c, base, key = "times") => median(c[key].map((t, i) => t - base[key][i]));
     for (const c of commands) {
       c.median = median(c.times);
       c.min = Math.min(...c.times);
       c.cpuMedian = c.cpu ? median(c.cpu) : undefined;
+      c.overBare = over(c, bare);
+      c.cpuOverBare = c.cpu ? over(c, bare, "cpu") : undefined;
+      c.overOnePackage = over(c, onePkg);
     }
     // The breakdown: each step's median over as many fresh processes.
     const samples = Array.from({ length: runs }, () => JSON.parse(execFileSync(node, [scripts.steps], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })));
     const steps = Object.fromEntries(Object.keys(samples[0]).map((k) => [k, median(samples.map((s) => s[k]))]));
     log(
-      `  in-process (medians): import() ${steps.import.toFixed(2)} ms, new StateCodec ${steps.construct.toFixed(2)} ms, first seal ${steps.firstSeal.toFixed(2)} ms, second seal ${steps.secondSeal.toFixed(3)} ms`,
+      `  ${version} in-process (medians): import() ${steps.import.toFixed(2)} ms, new StateCodec ${steps.construct.toFixed(2)} ms, first seal ${steps.firstSeal.toFixed(2)} ms, second seal ${steps.secondSeal.toFixed(3)} ms`,
     );
-    for (const c of commands) log(`  ${c.label}: median ${c.median.toFixed(1)} ms, min ${c.min.toFixed(1)} ms, CPU ${c.cpuMedian?.toFixed(0)} ms`);
-    return { tool, runs, commands, steps, bare: commands[0], esm: commands[1], importOnly: commands[2], ours: commands[3], sdk: commands[4] };
+    for (const c of commands) log(`  ${c.label}: median ${c.median.toFixed(1)} ms (bare node +${c.overBare.toFixed(1)}), min ${c.min.toFixed(1)} ms, CPU ${c.cpuMedian?.toFixed(0)} ms`);
+    const [, esm, , importOnly, ours, sdk] = commands;
+    return { version, tool, runs, commands, steps, bare, esm, onePackage: onePkg, importOnly, ours, sdk };
   } finally {
     for (const f of files) rmSync(f, { force: true });
+    rmSync(onePackage.dir, { recursive: true, force: true });
   }
 }

@@ -41,8 +41,10 @@ export function compareRuns(a, b, labelA = "before", labelB = "after") {
   }
   if (a.coldNode && b.coldNode) {
     out.push("", `| Node cold start (wall, median − bare node) | ${labelA} | ${labelB} |`, "|---|---:|---:|");
-    for (const k of ["esm", "importOnly", "ours", "sdk"]) {
-      const d = (run) => run.coldNode[k].median - run.coldNode.bare.median;
+    // onePackage is missing from runs saved before it was measured.
+    for (const k of ["esm", "onePackage", "importOnly", "ours", "sdk"].filter((k) => a.coldNode[k] && b.coldNode[k])) {
+      // Paired rounds where the run has them (overBare), else the medians' difference.
+      const d = (run) => run.coldNode[k].overBare ?? run.coldNode[k].median - run.coldNode.bare.median;
       out.push(`| ${a.coldNode[k].label} | ${f(d(a))} ms | ${f(d(b))} ms |`);
     }
   }

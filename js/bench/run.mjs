@@ -15,7 +15,7 @@
 // --write    rewrites js/bench/RESULTS.md and the README's figures even with
 //            --only or --quick (a full run without them always does).
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -81,6 +81,9 @@ if (want("node")) {
   log("== cold start: Node");
   const { coldNode, QUICK_COLD } = await import("./cold-node.mjs");
   cold.node = coldNode(log, quick ? QUICK_COLD : {});
+  // The Node 22 that wrangler runs on (js/package.json): the loader differs, the package does not.
+  const node22 = join(JS, "node_modules/node/bin/node");
+  if (existsSync(node22)) cold.node22 = coldNode(log, { ...(quick ? QUICK_COLD : {}), node: node22 });
 }
 if (want("workerd")) {
   log("== cold start: workerd");
@@ -120,7 +123,10 @@ if (jsonOut) {
   const node =
     cold.node &&
     Object.fromEntries(
-      ["bare", "esm", "importOnly", "ours", "sdk"].map((k) => [k, { label: cold.node[k].label, median: cold.node[k].median, min: cold.node[k].min, cpuMedian: cold.node[k].cpuMedian }]),
+      ["bare", "esm", "onePackage", "importOnly", "ours", "sdk"].map((k) => [
+        k,
+        { label: cold.node[k].label, median: cold.node[k].median, min: cold.node[k].min, cpuMedian: cold.node[k].cpuMedian, overBare: cold.node[k].overBare },
+      ]),
     );
   const run = { machine: machineLine, command: process.argv.slice(1).join(" "), quick, elapsedS, results, targets: targetRows, sizes, coldNode: node && { ...node, steps: cold.node.steps } };
   writeFileSync(jsonOut, `${JSON.stringify(run, null, 1)}\n`);
