@@ -120,19 +120,21 @@ function assemble(version) {
 // browser entries bundled into one file cut the cost of `import` (Node:
 // measured +19 ms -> +11 ms over bare node for import + first seal; Chromium:
 // import() of the widget entry from 127.0.0.1 with init(), fastest of 10, 50
-// -> 27 ms). common.js stays a separate module, shared by every entry a
-// program imports: one SealedStateError class. So does the wasm-bindgen glue
-// (one wasm instance per build), except in the edge build's Node entry: no
-// other entry a Node program loads imports wasm/edge.js, and the glue inside
-// it is one module fewer to load (measured 0.5-0.7 ms of CPU time of an
-// import in a fresh Node 20, interleaved runs). Deno's and workerd's entries
-// import the .wasm itself, which esbuild does not bundle; their graphs are
-// read from disk.
+// -> 27 ms). common.js is bundled into each of them too (one module fewer:
+// 0.5-0.7 ms of a cold import of the edge entry in Node 20 and 22, measured
+// in-process over 40 interleaved fresh processes); its SealedStateError stays
+// one class across entries through the global symbol registry (common.js).
+// The wasm-bindgen glue stays a separate module, shared by the entries a
+// program imports (one wasm instance per build), except in the edge build's
+// Node entry: no other entry a Node program loads imports wasm/edge.js, and
+// the glue inside it is one module fewer to load (measured 0.5-0.7 ms of CPU
+// time of an import in a fresh Node 20, interleaved runs). Deno's and
+// workerd's entries import the .wasm itself, which esbuild does not bundle;
+// their graphs are read from disk.
 async function bundleEntries(pkg) {
-  const common = join(pkg, "common.js");
   const glue = (name) => join(pkg, "wasm", `${name}.js`);
   const sharing = (shared) => ({
-    name: "share-common-and-wasm",
+    name: "share-wasm-glue",
     setup(build) {
       build.onResolve({ filter: /\.js$/ }, (args) => (shared.includes(join(args.resolveDir, args.path)) ? { path: args.path, external: true } : undefined));
     },
@@ -143,7 +145,7 @@ async function bundleEntries(pkg) {
       ["browser.js", "neutral", "es2022"],
     ]) {
       const entry = join(pkg, name, file);
-      const shared = name === "edge" && file === "node.js" ? [common] : [common, ...BUILDS.map((b) => glue(b.name))];
+      const shared = name === "edge" && file === "node.js" ? [] : BUILDS.map((b) => glue(b.name));
       await esbuild.build({ entryPoints: [entry], outfile: entry, allowOverwrite: true, bundle: true, format: "esm", platform, target, plugins: [sharing(shared)], logLevel: "warning" });
     }
   }

@@ -32,6 +32,11 @@ fn render() -> String {
         "SEALED_STATE_INVALID_MESSAGE",
         js(mcp_sealed_state::SEALED_STATE_INVALID_MESSAGE),
     );
+    line(
+        "The crate's version, which the npm package carries: common.js keys its one SealedStateError class by it.",
+        "PACKAGE_VERSION",
+        js(env!("CARGO_PKG_VERSION")),
+    );
     let mut reasons = vec!["undefined".to_owned()];
     for (i, r) in Reason::ALL.iter().enumerate() {
         assert_eq!(usize::from(r.code()), i + 1, "reason codes are 1, 2, ...");

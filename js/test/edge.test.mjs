@@ -4,10 +4,12 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { importPackage, importPackageWithWasmMemory, resolvePackage } from "./support.mjs";
+import { PACKAGE_DIR, importPackage, importPackageWithWasmMemory, resolvePackage } from "./support.mjs";
 
 // With the memory of the entry's own wasm instance (see "huge tokens" below).
 const { entry: edge, memory } = await importPackageWithWasmMemory();
@@ -82,6 +84,27 @@ test("exports: the constants, the error class, the same module under . and ./edg
   const widget = await importPackage("/widget");
   assert.equal(widget.SEALED_STATE_INVALID_MESSAGE, SEALED_STATE_INVALID_MESSAGE);
   assert.equal(typeof edge.createRequestStateCodec, "function");
+});
+
+test("one SealedStateError class across every bundled entry a program imports, each carrying its own copy of common.js", async () => {
+  // The edge's browser entry fetches its .wasm, which Node cannot do from a file: URL.
+  const entries = [await importPackage("/widget"), await import(pathToFileURL(join(PACKAGE_DIR, "widget/browser.js")).href)];
+  for (const entry of entries) assert.equal(entry.SealedStateError, SealedStateError);
+  for (const entry of [edge, ...entries]) {
+    assert.throws(
+      () => entry.readTokenUnverified("v1.x.y"),
+      (e) => e instanceof SealedStateError && e.name === "SealedStateError" && e.constructor.name === "SealedStateError" && e.reason === "malformed",
+    );
+  }
+  // The class is registered once, and a later script cannot swap it.
+  const { version } = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8"));
+  const key = Symbol.for(`mcp-sealed-state@${version} SealedStateError`);
+  assert.equal(globalThis[key], SealedStateError);
+  // Modules are strict code: assigning to the non-writable property throws.
+  assert.throws(() => {
+    globalThis[key] = class extends Error {};
+  }, TypeError);
+  assert.equal(globalThis[key], SealedStateError);
 });
 
 describe("the three carriers, with and without bind", () => {
