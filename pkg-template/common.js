@@ -5,37 +5,40 @@ import { PACKAGE_VERSION, SEALED_STATE_INVALID_MESSAGE } from "./constants.js";
 export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, REASONS, MAX_READ_CHARS } from "./constants.js";
 
 /**
- * A token failed to open (or, in the widget, to read). `message` is always
- * SEALED_STATE_INVALID_MESSAGE; `reason` (also in `cause`) is for server logs.
+ * One class per name and version of this package in a program. Each bundled
+ * entry carries its own copy of the files that define the package's error
+ * classes: one ES module fewer for Node to load (0.5-0.7 ms of a cold import
+ * of the edge entry, measured on Node 20 and 22). `instanceof` must still
+ * hold across the entries a program imports, so the first copy to run
+ * registers its class in the global symbol registry and the others take that
+ * one. A realm whose global object is frozen keeps each copy's own class.
  */
-const SealedStateErrorClass = class SealedStateError extends Error {
-  constructor(reason) {
-    super(SEALED_STATE_INVALID_MESSAGE, { cause: reason });
-    this.name = "SealedStateError";
-    Object.defineProperty(this, "reason", { value: reason, enumerable: true });
-  }
-};
-// Its name whatever a minifier makes of the binding (esbuild's drops a class expression's own).
-Object.defineProperty(SealedStateErrorClass, "name", { value: "SealedStateError" });
-
-// Each bundled entry carries its own copy of this file: one ES module fewer
-// for Node to load (0.5-0.7 ms of a cold import of the edge entry, measured on
-// Node 20 and 22). `instanceof SealedStateError` must still hold across the
-// entries a program imports, so the first copy to run registers its class
-// under a key of this version, and the others take that one. A realm whose
-// global object is frozen keeps each copy's own class.
-const REGISTRY_KEY = Symbol.for(`mcp-sealed-state@${PACKAGE_VERSION} SealedStateError`);
-
-function sharedClass() {
-  const registered = globalThis[REGISTRY_KEY];
+export function oneClass(name, cls) {
+  // Its name whatever a minifier makes of the binding (esbuild's drops a class expression's own).
+  Object.defineProperty(cls, "name", { value: name });
+  const key = Symbol.for(`mcp-sealed-state@${PACKAGE_VERSION} ${name}`);
+  const registered = globalThis[key];
   if (typeof registered === "function" && registered.prototype instanceof Error) return registered;
   try {
     // Not writable, not configurable: no later code swaps the class the entries share.
-    Object.defineProperty(globalThis, REGISTRY_KEY, { value: SealedStateErrorClass });
+    Object.defineProperty(globalThis, key, { value: cls });
   } catch {
     // Frozen globalThis (e.g. SES lockdown): this copy's own class.
   }
-  return SealedStateErrorClass;
+  return cls;
 }
 
-export const SealedStateError = sharedClass();
+/**
+ * A token failed to open (or, in the widget, to read). `message` is always
+ * SEALED_STATE_INVALID_MESSAGE; `reason` (also in `cause`) is for server logs.
+ */
+export const SealedStateError = oneClass(
+  "SealedStateError",
+  class extends Error {
+    constructor(reason) {
+      super(SEALED_STATE_INVALID_MESSAGE, { cause: reason });
+      this.name = "SealedStateError";
+      Object.defineProperty(this, "reason", { value: reason, enumerable: true });
+    }
+  },
+);

@@ -86,10 +86,19 @@ test("exports: the constants, the error class, the same module under . and ./edg
   assert.equal(typeof edge.createRequestStateCodec, "function");
 });
 
-test("one SealedStateError class across every bundled entry a program imports, each carrying its own copy of common.js", async () => {
+test("one SealedStateError and one ViewStateError class across every bundled entry a program imports, each carrying its own copy", async () => {
   // The edge's browser entry fetches its .wasm, which Node cannot do from a file: URL.
   const entries = [await importPackage("/widget"), await import(pathToFileURL(join(PACKAGE_DIR, "widget/browser.js")).href)];
-  for (const entry of entries) assert.equal(entry.SealedStateError, SealedStateError);
+  for (const entry of entries) {
+    assert.equal(entry.SealedStateError, SealedStateError);
+    assert.equal(entry.ViewStateError, edge.ViewStateError);
+  }
+  for (const entry of [edge, ...entries]) {
+    assert.throws(
+      () => entry.checkViewState({ big: "x".repeat(100) }, 10),
+      (e) => e instanceof edge.ViewStateError && e.name === "ViewStateError" && e.constructor.name === "ViewStateError" && e.code === -32602,
+    );
+  }
   for (const entry of [edge, ...entries]) {
     assert.throws(
       () => entry.readTokenUnverified("v1.x.y"),
@@ -98,13 +107,15 @@ test("one SealedStateError class across every bundled entry a program imports, e
   }
   // The class is registered once, and a later script cannot swap it.
   const { version } = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8"));
-  const key = Symbol.for(`mcp-sealed-state@${version} SealedStateError`);
-  assert.equal(globalThis[key], SealedStateError);
-  // Modules are strict code: assigning to the non-writable property throws.
-  assert.throws(() => {
-    globalThis[key] = class extends Error {};
-  }, TypeError);
-  assert.equal(globalThis[key], SealedStateError);
+  for (const cls of [SealedStateError, edge.ViewStateError]) {
+    const key = Symbol.for(`mcp-sealed-state@${version} ${cls.name}`);
+    assert.equal(globalThis[key], cls);
+    // Modules are strict code: assigning to the non-writable property throws.
+    assert.throws(() => {
+      globalThis[key] = class extends Error {};
+    }, TypeError);
+    assert.equal(globalThis[key], cls);
+  }
 });
 
 describe("the three carriers, with and without bind", () => {

@@ -1,6 +1,7 @@
 // The view-state half of the widget API: the rules of the MCP Apps
 // `ui/set-view-state` proposal, for Views and for Hosts. Plain JS: the state's
 // size is the UTF-8 length of JSON.stringify's text, which JS measures natively.
+import { oneClass } from "../common.js";
 import { SET_VIEW_STATE_METHOD, VIEW_STATE_ERROR_CODES } from "../constants.js";
 import { resultOf } from "./rpc.js";
 
@@ -16,14 +17,17 @@ const METHOD = SET_VIEW_STATE_METHOD;
 const DEFAULT_STORE_TIMEOUT_MS = 10_000;
 const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout's limit
 
-/** A refused view-state save, with its JSON-RPC `code`. */
-export class ViewStateError extends Error {
-  constructor(code, message) {
-    super(message);
-    this.name = "ViewStateError";
-    this.code = code;
-  }
-}
+/** A refused view-state save, with its JSON-RPC `code`. One class across the entries a program imports (common.js). */
+export const ViewStateError = oneClass(
+  "ViewStateError",
+  class extends Error {
+    constructor(code, message) {
+      super(message);
+      this.name = "ViewStateError";
+      this.code = code;
+    }
+  },
+);
 
 const utf8 = new TextEncoder();
 
