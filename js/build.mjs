@@ -121,9 +121,10 @@ function assemble(version) {
 // measured +19 ms -> +11 ms over bare node for import + first seal; Chromium:
 // import() of the widget entry from 127.0.0.1 with init(), fastest of 10, 50
 // -> 27 ms). common.js is bundled into each of them too (one module fewer:
-// 0.5-0.7 ms of a cold import of the edge entry in Node 20 and 22, measured
-// in-process over 40 interleaved fresh processes); its SealedStateError stays
-// one class across entries through the global symbol registry (common.js).
+// 0.4-0.9 ms of a cold import of the edge entry in Node 22 and 20, measured
+// in-process over 40 interleaved fresh processes); the error classes stay one
+// class each across entries through the global symbol registry (common.js
+// oneClass).
 // The wasm-bindgen glue stays a separate module, shared by the entries a
 // program imports (one wasm instance per build), except in the edge build's
 // Node entry: no other entry a Node program loads imports wasm/edge.js, and

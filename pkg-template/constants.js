@@ -7,7 +7,7 @@ export const STATE_META_KEY = "ng-mcp-ui/state";
 /** The one message of every token failure. It never says which check failed. */
 export const SEALED_STATE_INVALID_MESSAGE = "mcp-sealed-state: sealed state is invalid or expired";
 
-/** The crate's version, which the npm package carries: common.js keys its one SealedStateError class by it. */
+/** The crate's version, which the npm package carries: common.js keys the classes the entries share by it. */
 export const PACKAGE_VERSION = "0.1.0";
 
 /** Reason names by the code the wasm core reports. */

@@ -33,7 +33,7 @@ fn render() -> String {
         js(mcp_sealed_state::SEALED_STATE_INVALID_MESSAGE),
     );
     line(
-        "The crate's version, which the npm package carries: common.js keys its one SealedStateError class by it.",
+        "The crate's version, which the npm package carries: common.js keys the classes the entries share by it.",
         "PACKAGE_VERSION",
         js(env!("CARGO_PKG_VERSION")),
     );

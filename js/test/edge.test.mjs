@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { PACKAGE_DIR, importPackage, importPackageWithWasmMemory, resolvePackage } from "./support.mjs";
+import { CONSUMER, PACKAGE_DIR, importPackage, importPackageWithWasmMemory, resolvePackage } from "./support.mjs";
 
 // With the memory of the entry's own wasm instance (see "huge tokens" below).
 const { entry: edge, memory } = await importPackageWithWasmMemory();
@@ -116,6 +116,24 @@ test("one SealedStateError and one ViewStateError class across every bundled ent
     }, TypeError);
     assert.equal(globalThis[key], cls);
   }
+});
+
+test("under a frozen globalThis (SES-style lockdown) every entry still works, each with its own class", async () => {
+  // Node defines some globals lazily, on first read: read them before freezing.
+  const program = `void [TextDecoder, TextEncoder, FinalizationRegistry, WebAssembly, performance, crypto];
+Object.freeze(globalThis);
+const edge = await import("mcp-sealed-state");
+const widget = await import("mcp-sealed-state/widget");
+const codec = new edge.StateCodec({ key: "k".repeat(32) });
+const reason = (f, cls) => { try { f(); } catch (e) { return e instanceof cls && e.reason; } };
+console.log(JSON.stringify({
+  opened: codec.open(codec.seal({ x: 1 })),
+  edge: reason(() => codec.open("v1.x"), edge.SealedStateError),
+  widget: reason(() => widget.readTokenUnverified("v1.x"), widget.SealedStateError),
+  same: edge.SealedStateError === widget.SealedStateError,
+}));`;
+  const { stdout } = await execFileP(process.execPath, ["--input-type=module", "-e", program], { cwd: CONSUMER });
+  assert.deepEqual(JSON.parse(stdout), { opened: { x: 1 }, edge: "malformed", widget: "malformed", same: false });
 });
 
 describe("the three carriers, with and without bind", () => {
