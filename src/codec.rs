@@ -161,6 +161,11 @@ impl Codec {
         self.max_token_bytes
     }
 
+    /// Seconds past `exp` that a token still opens.
+    pub(crate) fn leeway_seconds(&self) -> i64 {
+        self.leeway_seconds
+    }
+
     // ---- sealing -------------------------------------------------------
 
     /// A view token (`{"p":"v","d":payload}`) expiring `ttl` after `now_ms`.
@@ -329,48 +334,18 @@ impl Codec {
         Payload::new(body, range).ok_or_else(|| Reason::Malformed.into())
     }
 
-    /// A raw token read as the SDK's own codec reads it, for the drop-in
-    /// (SPEC: "The drop-in behaves as the SDK's codec"): the same shape, MAC
-    /// and binding steps, but the body is read by
-    /// [`envelope::parse_as_sdk`] (no `p` opens as `None`, JS `undefined`;
-    /// `exp` may be any JSON number; the last of a repeated key counts).
-    /// Only a key holder can make a body that reads differently either way.
-    pub(crate) fn verify_as_sdk_at(
-        &self,
-        token: &[u8],
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<Option<Payload>, SealedStateError> {
-        let (key, body) = self.authenticate(token)?;
-        let env = envelope::parse_as_sdk(&body).ok_or(Reason::Malformed)?;
-        let now = clock::unix_seconds(now_ms).ok_or(Reason::Expired)?;
-        // The SDK: expired when `typeof exp !== "number" || exp < floor(now)`.
-        let fresh = env
-            .exp
-            .and_then(|exp| json::number_at_least(exp, now.saturating_sub(self.leeway_seconds)))
-            .unwrap_or(false);
-        if !fresh {
-            return Err(Reason::Expired.into());
-        }
-        check_binding(key, bind, env.b)?;
-        let Some(p) = env.p else {
-            return Ok(None);
-        };
-        let range = payload::range_in(&body, p).ok_or(Reason::Malformed)?;
-        Payload::new(body, range)
-            .map(Some)
-            .ok_or_else(|| Reason::Malformed.into())
-    }
-
     /// Steps 1 to 3 of opening, up to the body as text: shape and size
     /// (before any hashing), the MAC against each key in constant time, then
     /// strict base64url and UTF-8. Gives the key whose MAC matched (the bind
     /// tag was made with it) and the body.
-    fn authenticate(&self, token: &[u8]) -> Result<(&HmacSha256, String), SealedStateError> {
+    pub(crate) fn authenticate(
+        &self,
+        token: &[u8],
+    ) -> Result<(&HmacSha256, String), SealedStateError> {
         // The body's alphabet is judged while decoding it, in one pass; a
         // body that is all alphabet but has an impossible length or
         // non-canonical bits stays for the body step, after the MAC.
-        let parts = wire::split_unscanned(token, self.max_token_bytes)?;
+        let parts = wire::split(token, self.max_token_bytes)?;
         let decoded = match wire::decode_classified(parts.body) {
             Err(wire::DecodeError::Alphabet) => return Err(Reason::Malformed.into()),
             other => other.ok(),
@@ -397,7 +372,7 @@ impl Codec {
 /// Step 5: fail closed on configuration drift in both directions. `raw_tag`
 /// is the raw JSON of `b`: a tag is a string of the canonical spelling of 16
 /// bytes, so comparing bytes compares the strings the SDK compares.
-fn check_binding(
+pub(crate) fn check_binding(
     key: &HmacSha256,
     bind: Option<&str>,
     raw_tag: Option<&str>,

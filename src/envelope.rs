@@ -6,9 +6,8 @@
 //! `{"p":"r","d":<payload>,"o":<tool>}`. A raw `mint` puts the payload itself in `p`.
 //! Keys are written in that order, compact, as `JSON.stringify` writes them.
 //!
-//! Two readings: SPEC's ([`parse`]: one reading per token, nothing lenient)
-//! and, for the drop-in only, the SDK codec's ([`parse_as_sdk`]: whatever its
-//! `JSON.parse` and property reads accept, from a body whose MAC verified).
+//! This is SPEC's reading ([`parse`]: one reading per token, nothing
+//! lenient); the drop-in's reading, the SDK codec's, is `sdk_reading`.
 
 use crate::json;
 use crate::purpose::Purpose;
@@ -88,21 +87,19 @@ pub struct Envelope<'a> {
     pub exp: i64,
     /// Raw JSON of `b`, if present (any JSON type: it is judged at the bind step).
     pub b: Option<&'a str>,
-    /// The `p`, `d` and `o` members of `p`, when [`parse`] found them on its
-    /// pass (`Some(None)`: `p` has a repeated one of them); `None` when it
-    /// did not, and [`Envelope::claim`] reads `p` itself.
-    #[cfg(feature = "edge")]
-    inner: Option<Option<Picked<'a, 3>>>,
+    /// The `p`, `d` and `o` members of `p`, found on the same pass; `None`
+    /// when `p` is not an object or repeats one of them.
+    inner: Option<Picked<'a, 3>>,
 }
 
 /// Values of the wanted members, in the order of their names.
-type Picked<'a, const N: usize> = [Option<&'a str>; N];
+pub(crate) type Picked<'a, const N: usize> = [Option<&'a str>; N];
 
 /// Finds the members named `names` (unescaped key equality, as `JSON.parse`
 /// would see them). A repeated wanted key makes the object invalid: JS would
 /// silently keep the last one, and a token should have one reading only.
 /// The SDK reading alone keeps the last one, as `JSON.parse` does.
-struct Picker<'a, 'n, const N: usize> {
+pub(crate) struct Picker<'a, 'n, const N: usize> {
     names: [&'n str; N],
     found: Picked<'a, N>,
     repeated: bool,
@@ -110,7 +107,7 @@ struct Picker<'a, 'n, const N: usize> {
 }
 
 impl<'a, 'n, const N: usize> Picker<'a, 'n, N> {
-    fn new(names: [&'n str; N]) -> Self {
+    pub(crate) fn new(names: [&'n str; N]) -> Self {
         Picker {
             names,
             found: [None; N],
@@ -121,15 +118,23 @@ impl<'a, 'n, const N: usize> Picker<'a, 'n, N> {
 
     /// A picker that keeps the last of a repeated key, as `JSON.parse` does.
     #[cfg(feature = "edge")]
-    fn keeping_last(names: [&'n str; N]) -> Self {
+    pub(crate) fn keeping_last(names: [&'n str; N]) -> Self {
         Picker {
             last_wins: true,
             ..Picker::new(names)
         }
     }
 
+    /// The values found, or `None` when a wanted key was repeated.
+    pub(crate) fn picked(self) -> Option<Picked<'a, N>> {
+        (!self.repeated).then_some(self.found)
+    }
+}
+
+impl<'a, const N: usize> json::Sink<'a> for Picker<'a, '_, N> {
     /// Look at one member (a key that cannot be read counts as repeated).
-    fn take(&mut self, m: json::Member<'a>) {
+    #[inline(always)]
+    fn member(&mut self, m: json::Member<'a>) -> Option<()> {
         let key = if m.key.contains('\\') {
             json::unescape(m.key).map(std::borrow::Cow::Owned)
         } else {
@@ -139,7 +144,7 @@ impl<'a, 'n, const N: usize> Picker<'a, 'n, N> {
         };
         let Some(key) = key else {
             self.repeated = true;
-            return;
+            return Some(());
         };
         if let Some(slot) = self
             .names
@@ -150,134 +155,46 @@ impl<'a, 'n, const N: usize> Picker<'a, 'n, N> {
             self.repeated |= slot.is_some() && !self.last_wins;
             *slot = Some(m.value);
         }
-    }
-
-    /// The values found, or `None` when a wanted key was repeated.
-    fn picked(self) -> Option<Picked<'a, N>> {
-        (!self.repeated).then_some(self.found)
-    }
-}
-
-#[cfg(feature = "edge")]
-impl<'a, const N: usize> json::Sink<'a> for Picker<'a, '_, N> {
-    #[inline(always)]
-    fn member(&mut self, member: json::Member<'a>) -> Option<()> {
-        self.take(member);
         Some(())
     }
-}
-
-/// The members named `names` of `members`; see [`Picker`].
-fn pick<'a, const N: usize>(
-    members: Vec<json::Member<'a>>,
-    names: [&str; N],
-) -> Option<Picked<'a, N>> {
-    let mut picker = Picker::new(names);
-    for m in members {
-        picker.take(m);
-    }
-    picker.picked()
 }
 
 /// Parse the outer envelope: a JSON object with `p` and an integer `exp`.
 /// `None` means malformed. The whole body is validated as JSON on the way,
 /// so `p` is valid JSON text. Unknown members are ignored, as the SDK does.
-/// The edge build finds the members of `p` on the same pass (one scan of
-/// the payload instead of two: -117 µs of a 64 KiB open, measured); the
-/// widget build leaves them to [`Envelope::claim`] (the one pass would cost
-/// it 180 B gzipped, measured).
+/// The members of `p` are found on the same pass, so the payload, nearly
+/// all of the body, is scanned once.
 pub fn parse(body: &str) -> Option<Envelope<'_>> {
-    #[cfg(feature = "edge")]
-    let ([p, exp, b], inner) = {
-        let (mut outer, mut inner) = (Picker::new(OUTER_MEMBERS), Picker::new(PURPOSE_MEMBERS));
-        let once = json::object_members_nested(body, "\"p\"", &mut outer, &mut inner)?;
-        (outer.picked()?, once.then(|| inner.picked()))
-    };
-    #[cfg(not(feature = "edge"))]
-    let [p, exp, b] = pick(json::object_members(body)?, OUTER_MEMBERS)?;
+    let (mut outer, mut inner) = (Picker::new(OUTER_MEMBERS), Picker::new(PURPOSE_MEMBERS));
+    let once = json::object_members_nested(body, "\"p\"", &mut outer, &mut inner)?;
+    let [p, exp, b] = outer.picked()?;
     Some(Envelope {
         p: p?,
         exp: json::parse_int(exp?)?,
         b,
-        #[cfg(feature = "edge")]
-        inner,
+        inner: if once { inner.picked() } else { None },
     })
 }
 
 /// The members of the outer envelope.
-const OUTER_MEMBERS: [&str; 3] = ["p", "exp", "b"];
+pub(crate) const OUTER_MEMBERS: [&str; 3] = ["p", "exp", "b"];
 
 /// The members of a purpose envelope.
 const PURPOSE_MEMBERS: [&str; 3] = ["p", "d", "o"];
-
-/// The outer envelope as the SDK's codec reads it: `JSON.parse` of the body,
-/// then `envelope.p`, `envelope.exp`, `envelope.b`. Slices borrow the body.
-#[cfg(feature = "edge")]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SdkEnvelope<'a> {
-    /// Raw JSON of `p`; `None` where JS reads `undefined`.
-    pub p: Option<&'a str>,
-    /// Raw JSON of `exp`, if present: any JSON value (a number of any form is
-    /// compared by [`json::number_at_least`]; anything else is expired).
-    pub exp: Option<&'a str>,
-    /// Raw JSON of `b`, if present.
-    pub b: Option<&'a str>,
-}
-
-/// The body read as the SDK's codec reads it, after its MAC verified. `None`
-/// where the SDK gives "malformed" (not one JSON text) or throws (`null`,
-/// whose properties JS cannot read). A JSON text that is not an object has
-/// none of the three members (its `exp` is `undefined`: "expired" there);
-/// an object's repeated key counts once, the last, as in `JSON.parse`. A
-/// leading BOM is skipped, as the SDK's `TextDecoder` does.
-#[cfg(feature = "edge")]
-pub fn parse_as_sdk(body: &str) -> Option<SdkEnvelope<'_>> {
-    let text = body.strip_prefix('\u{feff}').unwrap_or(body);
-    let none = SdkEnvelope {
-        p: None,
-        exp: None,
-        b: None,
-    };
-    match text
-        .trim_start_matches([' ', '\t', '\n', '\r'])
-        .as_bytes()
-        .first()
-    {
-        Some(b'{') => {}
-        Some(b'n') => return None, // `null`, if valid: JS throws reading its `exp`
-        _ => return json::is_valid(text).then_some(none),
-    }
-    let mut picker = Picker::keeping_last(OUTER_MEMBERS);
-    json::object_members_into(text, &mut picker)?;
-    let [p, exp, b] = picker.picked()?;
-    Some(SdkEnvelope { p, exp, b })
-}
 
 impl<'a> Envelope<'a> {
     /// The purpose `p` claims, and the payload under it. A `p` that is not a
     /// purpose envelope (a raw `mint` token, an unknown purpose, a missing `d`
     /// or `o`) claims [`Purpose::Raw`], with all of `p` as the payload.
     pub fn claim(&self) -> (Purpose<String>, &'a str) {
-        #[cfg(feature = "edge")]
-        if let Some(picked) = self.inner {
-            return picked
-                .and_then(purposed_members)
-                .unwrap_or((Purpose::Raw, self.p));
-        }
-        purposed(self.p).unwrap_or((Purpose::Raw, self.p))
+        self.inner
+            .and_then(purposed)
+            .unwrap_or((Purpose::Raw, self.p))
     }
-}
-
-/// `p` read as a purpose envelope.
-fn purposed(p: &str) -> Option<(Purpose<String>, &str)> {
-    if !p.starts_with('{') {
-        return None;
-    }
-    purposed_members(pick(json::object_members(p)?, PURPOSE_MEMBERS)?)
 }
 
 /// The picked members of `p` read as a purpose envelope.
-fn purposed_members([purpose, d, o]: Picked<'_, 3>) -> Option<(Purpose<String>, &str)> {
+fn purposed([purpose, d, o]: Picked<'_, 3>) -> Option<(Purpose<String>, &str)> {
     let purpose = purpose?;
     // The literals as sealed are read without unescaping them into a new
     // string (an allocation on every open); any other spelling is unescaped.
@@ -331,60 +248,6 @@ mod tests {
             written_opt(Purpose::Raw, None, -5, Some("TAG")),
             "{\"exp\":-5,\"b\":\"TAG\"}"
         );
-    }
-
-    #[test]
-    fn reads_as_the_sdk_reads() {
-        use parse_as_sdk as sdk;
-        let env = |p, exp, b| Some(SdkEnvelope { p, exp, b });
-        // What SPEC's reading takes, the SDK's takes the same.
-        assert_eq!(
-            sdk("{\"p\":{\"a\":1},\"exp\":5,\"b\":\"T\"}"),
-            env(Some("{\"a\":1}"), Some("5"), Some("\"T\""))
-        );
-        // And what only a key holder can make, as JSON.parse and JS read it.
-        assert_eq!(sdk("{\"exp\":5}"), env(None, Some("5"), None));
-        assert_eq!(
-            sdk("{\"p\":1,\"exp\":5.5}"),
-            env(Some("1"), Some("5.5"), None)
-        );
-        assert_eq!(
-            sdk("{\"p\":1,\"exp\":1e400}"),
-            env(Some("1"), Some("1e400"), None)
-        );
-        assert_eq!(
-            sdk("{\"p\":1,\"p\":2,\"exp\":1,\"exp\":3}"),
-            env(Some("2"), Some("3"), None)
-        );
-        assert_eq!(
-            sdk("{\"\\u0070\":1,\"exp\":\"5\"}"),
-            env(Some("1"), Some("\"5\""), None)
-        );
-        assert_eq!(
-            sdk("\u{feff} {\"p\":1,\"exp\":5} "),
-            env(Some("1"), Some("5"), None)
-        );
-        assert_eq!(
-            sdk("{\"p\":1,\"exp\":5,\"b\":null}"),
-            env(Some("1"), Some("5"), Some("null"))
-        );
-        for other in ["[]", "\"x\"", "42", "true", "false", " [1] "] {
-            assert_eq!(sdk(other), env(None, None, None), "{other}");
-        }
-        // "malformed" or a TypeError in the SDK.
-        for bad in [
-            "",
-            "{",
-            "{\"p\":1,}",
-            "null",
-            " null",
-            "nul",
-            "\u{feff}\u{feff}{}",
-            "{} {}",
-            "[1,]",
-        ] {
-            assert_eq!(sdk(bad), None, "{bad}");
-        }
     }
 
     #[test]

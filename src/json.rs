@@ -3,31 +3,32 @@
 //! Payloads stay JSON text end to end (JS serializes them with
 //! `JSON.stringify`), so opening a token only needs to validate the body and
 //! find a few members of the envelope; building a tree would be wasted work.
-//! It is iterative, so a payload nested 10,000 deep costs at most a byte per
+//! It is iterative, so a payload nested 10,000 deep costs at most a bit per
 //! level on the heap and never overflows the wasm stack. It accepts what
 //! `JSON.parse` accepts, lone surrogate escapes (`"\ud800"`) included.
+//!
+//! The scan is shaped for the compact text `JSON.stringify` writes: it looks
+//! at the byte after a token once and skips whitespace only where it finds
+//! some, since every open scans a whole payload.
 
-#[cfg(feature = "edge")]
-mod edge_scan;
-#[cfg(all(feature = "edge", target_arch = "wasm32", target_feature = "simd128"))]
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
 
 /// Push without aborting: `None` when the allocator refuses (in wasm an
 /// allocation failure is otherwise a trap), which callers read as unusable
 /// input, so a hostile body fails closed instead of killing the instance.
-#[cfg_attr(feature = "edge", inline(always))]
+#[inline(always)]
 fn try_push<T>(v: &mut Vec<T>, x: T) -> Option<()> {
     v.try_reserve(1).ok()?;
     v.push(x);
     Some(())
 }
 
-// The scanner's helpers are inlined into it in the edge build (a 64 KiB
-// payload scans in 84 µs instead of 116, measured in V8); the widget build,
-// made for size, leaves that to the compiler.
+// The scanner's helpers are inlined into it: a call per token costs more
+// than the few bytes most tokens have.
 
 /// Index of the first byte at or after `i` that is not JSON whitespace.
-#[cfg_attr(feature = "edge", inline(always))]
+#[inline(always)]
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
         i += 1;
@@ -36,7 +37,7 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// End (exclusive) of the string literal starting at `i` (which must be `"`).
-#[cfg_attr(feature = "edge", inline(always))]
+#[inline(always)]
 fn string_end(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
@@ -45,7 +46,7 @@ fn string_end(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// [`string_end`] from `i`, inside the literal (after its opening quote).
-#[cfg_attr(feature = "edge", inline(always))]
+#[inline(always)]
 fn string_rest_end(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
         // Most bytes are plain: find the next one that is not in one tight loop.
@@ -71,21 +72,63 @@ fn string_rest_end(b: &[u8], mut i: usize) -> Option<usize> {
 /// Index in `rest` of its first byte that ends a string's plain run (`"`,
 /// `\` or a control character), or `None` when there is none.
 #[inline(always)]
-fn plain_run(rest: &[u8]) -> Option<usize> {
-    #[cfg(all(feature = "edge", target_arch = "wasm32", target_feature = "simd128"))]
+pub fn plain_run(rest: &[u8]) -> Option<usize> {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     return simd128::plain_run(rest);
     #[allow(unreachable_code)]
     plain_run_scalar(rest)
 }
 
-/// [`plain_run`] a byte at a time.
+/// [`plain_run`] a byte at a time: the kernel without SIMD128, and the
+/// reference the SIMD128 one is tested against.
 #[inline(always)]
-fn plain_run_scalar(rest: &[u8]) -> Option<usize> {
+pub fn plain_run_scalar(rest: &[u8]) -> Option<usize> {
     rest.iter()
         .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
 }
 
-#[cfg_attr(feature = "edge", inline(always))]
+/// End (exclusive) of the key literal at `i` (its `"`). A byte at a time:
+/// keys are short, and the set-up of [`plain_run`]'s blocks costs more than
+/// their bytes. From an escape on, the general scan.
+#[inline(always)]
+fn key_end(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let mut j = i + 1;
+    loop {
+        match *b.get(j)? {
+            b'"' => return Some(j + 1),
+            b'\\' => return string_rest_end(b, j),
+            c if c < 0x20 => return None,
+            _ => j += 1,
+        }
+    }
+}
+
+/// At the end of a key (or whitespace after it): the index after its `:`.
+#[inline(always)]
+fn colon_end(b: &[u8], mut i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b':') {
+        i = skip_ws(b, i);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+    }
+    Some(i + 1)
+}
+
+/// After `{` or `,` inside an object, at the key or whitespace before it:
+/// the index after the key's `:` (the value, or whitespace before it).
+#[inline(always)]
+fn after_key(b: &[u8], mut i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'"') {
+        i = skip_ws(b, i);
+    }
+    colon_end(b, key_end(b, i)?)
+}
+
+#[inline(always)]
 fn digits_end(b: &[u8], mut i: usize) -> usize {
     while b.get(i).is_some_and(u8::is_ascii_digit) {
         i += 1;
@@ -94,7 +137,7 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 }
 
 /// End of the number starting at `i`: `-? (0 | [1-9][0-9]*) frac? exp?`.
-#[cfg_attr(feature = "edge", inline(always))]
+#[inline(always)]
 fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
     if b.get(i) == Some(&b'-') {
         i += 1;
@@ -128,32 +171,21 @@ fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
     (end > i).then_some(end)
 }
 
-#[cfg_attr(feature = "edge", inline(always))]
+#[inline(always)]
 fn literal_end(b: &[u8], i: usize, lit: &[u8]) -> Option<usize> {
     let end = i + lit.len();
     (b.get(i..end)? == lit).then_some(end)
 }
 
-/// After `{` or `,` inside an object: the key, `:`, and the index of the value.
-#[cfg_attr(feature = "edge", inline(always))]
-fn member_value_start(b: &[u8], i: usize) -> Option<usize> {
-    let i = skip_ws(b, string_end(b, skip_ws(b, i))?);
-    (b.get(i) == Some(&b':')).then(|| skip_ws(b, i + 1))
-}
-
-/// The open containers of [`value_end`], innermost last: in the edge build
-/// a bit per level (1: an object), 64 levels in a word and deeper ones
-/// spilled to the heap, so a scan allocates nothing until a payload nests 64
-/// deep (a `Vec` of closers cost every seal and open an allocation and a
-/// free). The widget build keeps the `Vec`, which is smaller (175 B gzipped).
-#[cfg(feature = "edge")]
+/// The open containers of [`value_end`], innermost last: a bit per level
+/// (1: an object), 64 levels in a word and deeper ones spilled to the heap,
+/// so a scan allocates nothing until a payload nests 64 deep.
 struct Nesting {
     top: u64,
     depth: usize,
     spill: Vec<u64>,
 }
 
-#[cfg(feature = "edge")]
 impl Nesting {
     const fn new() -> Nesting {
         Nesting {
@@ -164,7 +196,7 @@ impl Nesting {
     }
 
     /// Open a container; `None` when the heap refuses room for a deeper level.
-    #[cfg_attr(feature = "edge", inline(always))]
+    #[inline(always)]
     fn push(&mut self, object: bool) -> Option<()> {
         if self.depth > 0 && self.depth % 64 == 0 {
             try_push(&mut self.spill, self.top)?;
@@ -175,7 +207,7 @@ impl Nesting {
         Some(())
     }
 
-    #[cfg_attr(feature = "edge", inline(always))]
+    #[inline(always)]
     fn pop(&mut self) {
         self.depth = self.depth.saturating_sub(1);
         self.top >>= 1;
@@ -185,80 +217,48 @@ impl Nesting {
     }
 
     /// The closer of the innermost open container, if any.
-    #[cfg_attr(feature = "edge", inline(always))]
+    #[inline(always)]
     fn closer(&self) -> Option<u8> {
         (self.depth > 0).then_some(if self.top & 1 == 1 { b'}' } else { b']' })
     }
 }
 
-/// The widget build's [`Nesting`]: the closers themselves, a byte per level.
-#[cfg(not(feature = "edge"))]
-struct Nesting(Vec<u8>);
-
-#[cfg(not(feature = "edge"))]
-impl Nesting {
-    const fn new() -> Nesting {
-        Nesting(Vec::new())
-    }
-
-    fn push(&mut self, object: bool) -> Option<()> {
-        try_push(&mut self.0, if object { b'}' } else { b']' })
-    }
-
-    fn pop(&mut self) {
-        self.0.pop();
-    }
-
-    fn closer(&self) -> Option<u8> {
-        self.0.last().copied()
-    }
-}
-
 /// End (exclusive) of the JSON value that starts at the first non-whitespace
-/// byte at or after `start`: by the edge build's scanner for compact text
-/// (`edge_scan`), else by [`value_end_plain`].
-#[inline(always)]
+/// byte at or after `start`. Iterative: the nesting lives in a [`Nesting`].
 pub fn value_end(b: &[u8], start: usize) -> Option<usize> {
-    #[cfg(feature = "edge")]
-    return edge_scan::value_end(b, start);
-    #[allow(unreachable_code)]
-    value_end_plain(b, start)
-}
-
-/// [`value_end`] as the widget build scans (and the reference the edge
-/// build's scanner is tested against). Iterative: the nesting lives in a
-/// [`Nesting`].
-pub fn value_end_plain(b: &[u8], start: usize) -> Option<usize> {
     let mut stack = Nesting::new();
-    let mut i = skip_ws(b, start);
+    let mut i = start;
     loop {
-        // A value starts at `i`.
+        // A value starts at `i`, or whitespace before it.
         match *b.get(i)? {
+            b'"' => i = string_end(b, i)?,
+            b'0'..=b'9' | b'-' => i = number_end(b, i)?,
             b'{' => {
-                let j = skip_ws(b, i + 1);
-                if b.get(j) == Some(&b'}') {
-                    i = j + 1;
+                i = skip_ws(b, i + 1);
+                if b.get(i) == Some(&b'}') {
+                    i += 1;
                 } else {
                     stack.push(true)?;
-                    i = member_value_start(b, j)?;
+                    i = after_key(b, i)?;
                     continue;
                 }
             }
             b'[' => {
-                let j = skip_ws(b, i + 1);
-                if b.get(j) == Some(&b']') {
-                    i = j + 1;
+                i = skip_ws(b, i + 1);
+                if b.get(i) == Some(&b']') {
+                    i += 1;
                 } else {
                     stack.push(false)?;
-                    i = j;
                     continue;
                 }
             }
-            b'"' => i = string_end(b, i)?,
             b't' => i = literal_end(b, i, b"true")?,
             b'f' => i = literal_end(b, i, b"false")?,
             b'n' => i = literal_end(b, i, b"null")?,
-            b'-' | b'0'..=b'9' => i = number_end(b, i)?,
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                i = skip_ws(b, i + 1);
+                continue;
+            }
             _ => return None,
         }
         // A value ended at `i`: close containers until one continues.
@@ -266,20 +266,20 @@ pub fn value_end_plain(b: &[u8], start: usize) -> Option<usize> {
             let Some(close) = stack.closer() else {
                 return Some(i);
             };
-            i = skip_ws(b, i);
             match *b.get(i)? {
-                b',' if close == b'}' => {
-                    i = member_value_start(b, i + 1)?;
-                    break;
-                }
                 b',' => {
-                    i = skip_ws(b, i + 1);
+                    i = if close == b'}' {
+                        after_key(b, i + 1)?
+                    } else {
+                        i + 1
+                    };
                     break;
                 }
                 c if c == close => {
                     stack.pop();
                     i += 1;
                 }
+                b' ' | b'\t' | b'\n' | b'\r' => i = skip_ws(b, i + 1),
                 _ => return None,
             }
         }
@@ -292,13 +292,6 @@ pub fn is_valid(s: &str) -> bool {
     value_end(b, 0).is_some_and(|end| skip_ws(b, end) == b.len())
 }
 
-/// [`is_valid`] by [`value_end_plain`], whatever the build: the reference
-/// for the edge build's scanner in the tests.
-pub fn is_valid_plain(s: &str) -> bool {
-    let b = s.as_bytes();
-    value_end_plain(b, 0).is_some_and(|end| skip_ws(b, end) == b.len())
-}
-
 /// One member of a JSON object: the raw key literal (with its quotes) and the
 /// raw value text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -307,8 +300,8 @@ pub struct Member<'a> {
     pub value: &'a str,
 }
 
-/// How [`members_at`] scans a member's value: `value_end`, or (the edge
-/// build's envelope) as an object whose members it keeps, on the same pass.
+/// How [`members_at`] scans a member's value: `value_end`, or (the
+/// envelope's `p`) as an object whose members it keeps, on the same pass.
 trait Values<'a> {
     fn value_end(&mut self, s: &'a str, key: &str, start: usize) -> Option<usize>;
 }
@@ -355,8 +348,8 @@ fn members_at<'a, V: Values<'a>, S: Sink<'a>>(
     }
     loop {
         let key_start = skip_ws(b, i);
-        let key_end = string_end(b, key_start)?;
-        let value_start = member_value_start(b, key_start)?;
+        let key_end = key_end(b, key_start)?;
+        let value_start = skip_ws(b, colon_end(b, key_end)?);
         let key = s.get(key_start..key_end)?;
         let value_end = values.value_end(s, key, value_start)?;
         sink.member(Member {
@@ -396,7 +389,6 @@ pub fn object_members_into<'a, S: Sink<'a>>(s: &'a str, sink: &mut S) -> Option<
 /// or a repeated `parent`, the caller reads that value on its own). One pass
 /// instead of two over a payload that is nearly all of `s`, and no
 /// allocation with sinks that keep what they need as it comes.
-#[cfg(feature = "edge")]
 pub fn object_members_nested<'a, O: Sink<'a>, I: Sink<'a>>(
     s: &'a str,
     parent: &str,
@@ -538,90 +530,6 @@ pub fn parse_int(raw: &str) -> Option<i64> {
         return None;
     }
     raw.parse().ok()
-}
-
-/// Whether the JSON value `raw` is a number at least `t`: `None` when it is
-/// not a number. Exact decimal arithmetic, no float parsing (Rust's costs
-/// the edge build 15.4 KB gzipped, measured). JS compares the nearest double
-/// instead; the two agree on every number `JSON.stringify` writes (the
-/// shortest text of its double), and differ only for a longer text within
-/// half a double's spacing below `t`, which JS rounds up to `t` (a tiny
-/// negative, say, which JS reads as -0). `t` is a clock's second, so its
-/// magnitude is far below `i64::MAX`.
-#[cfg(feature = "edge")]
-pub fn number_at_least(raw: &str, t: i64) -> Option<bool> {
-    use core::cmp::Ordering;
-    let b = raw.as_bytes();
-    let negative = b.first() == Some(&b'-');
-    let rest = b.get(usize::from(negative)..)?;
-    if !rest.first().is_some_and(u8::is_ascii_digit) {
-        return None;
-    }
-    // |value| = 0.D x 10^point, D the digits without leading zeros (the
-    // literal was validated: digits, at most one '.', then an exponent).
-    let mut d = [0u8; 24]; // D's first digits: |t| has at most 19
-    let (mut len, mut point, mut more, mut frac, mut i) = (0usize, 0i64, false, false, 0usize);
-    while let Some(&c) = rest.get(i) {
-        match c {
-            b'.' => frac = true,
-            b'0' if len == 0 => point -= i64::from(frac),
-            b'0'..=b'9' => {
-                point += i64::from(!frac);
-                match d.get_mut(len) {
-                    Some(slot) => *slot = c,
-                    None => more |= c != b'0',
-                }
-                len += 1;
-            }
-            _ => break,
-        }
-        i += 1;
-    }
-    if len == 0 {
-        return Some(0 >= t); // zero, either sign
-    }
-    let (exp_negative, mut exp) = (rest.get(i + 1) == Some(&b'-'), 0i64);
-    for &c in rest.get(i + 1..).unwrap_or(&[]) {
-        if c.is_ascii_digit() {
-            // Past 2^40 the exponent's size no longer matters: clamped there.
-            exp = (exp * 10 + i64::from(c - b'0')).min(1 << 40);
-        }
-    }
-    point += if exp_negative { -exp } else { exp };
-    // |t| = 0.T x 10^len(T), T's digits in `tt`.
-    let mut tt = [0u8; 24];
-    let mut tlen = 0usize;
-    let mut v = t.unsigned_abs();
-    while v > 0 {
-        tlen += 1;
-        v /= 10;
-    }
-    let mut v = t.unsigned_abs();
-    for k in (0..tlen).rev() {
-        if let Some(slot) = tt.get_mut(k) {
-            *slot = b'0' + (v % 10) as u8;
-        }
-        v /= 10;
-    }
-    let magnitude = if t == 0 {
-        Ordering::Greater
-    } else {
-        // Both padded with zeros to 24 digits; a nonzero digit past them is D's.
-        let pad = |s: &mut [u8; 24], n: usize| s.iter_mut().skip(n).for_each(|x| *x = b'0');
-        pad(&mut d, len);
-        pad(&mut tt, tlen);
-        point.cmp(&(tlen as i64)).then(d.cmp(&tt)).then(if more {
-            Ordering::Greater
-        } else {
-            Ordering::Equal
-        })
-    };
-    Some(match (negative, t < 0) {
-        (false, false) => magnitude.is_ge(),
-        (false, true) => true,
-        (true, false) => false, // below zero, so below t
-        (true, true) => magnitude.is_le(),
-    })
 }
 
 /// Append the decimal form of `n`, as `String(n)` writes an integer.
@@ -826,122 +734,7 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "edge")]
-    #[test]
-    fn numbers_compared_as_js_compares_them() {
-        let js = |raw: &str, t: i64| raw.parse::<f64>().unwrap() >= t as f64;
-        let texts = [
-            "0",
-            "-0",
-            "0.0",
-            "1",
-            "-1",
-            "9",
-            "10",
-            "1764500600",
-            "1764500599",
-            "1764500601",
-            "1764500600.5",
-            "1764500599.5",
-            "1764500600.000",
-            "0001764500600",
-            "176450060e1",
-            "1.7645006e9",
-            "1.7645006E+9",
-            "17645006000e-1",
-            "1e3",
-            "1e20",
-            "1e400",
-            "-1e400",
-            "5e-400",
-            "1e-7",
-            "-1e-7",
-            "0.00000000000000000000001e23",
-            "9223372036854775807",
-            "9223372036854775808",
-            "-9223372036854775808",
-            "-1764500600.5",
-            "1e99999999999999999999",
-            "1e-99999999999999999999",
-            "-1e99999999999999999999",
-        ];
-        let ts = [
-            0,
-            1,
-            -1,
-            10,
-            999,
-            1000,
-            1001,
-            1_764_500_599,
-            1_764_500_600,
-            1_764_500_601,
-            -1_764_500_600,
-            -1_764_500_601,
-            i64::MAX,
-            i64::MIN + 1,
-        ];
-        for raw in texts {
-            for t in ts {
-                // JS's double loses digits past 2^53: compare exactly only below it.
-                if t.unsigned_abs() < 1 << 53 {
-                    assert_eq!(number_at_least(raw, t), Some(js(raw, t)), "{raw} >= {t}");
-                }
-            }
-        }
-        // Shortest texts of doubles, as JSON.stringify writes them.
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let t = (x % 4_000_000_000) as i64 - 2_000_000_000;
-            let v = t as f64 + ((x >> 40) as f64 / (1u64 << 24) as f64 - 0.5) * 4.0;
-            let raw = format!("{v}");
-            assert_eq!(
-                number_at_least(&raw, t),
-                Some(v >= t as f64),
-                "{raw} >= {t}"
-            );
-        }
-        // Long texts, any form, away from t: exactly as JS compares them.
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let t = (x % 20_000) as i64 - 10_000;
-            let digits: String = (0..(x >> 8) % 30 + 1)
-                .map(|k| char::from(b'0' + ((x >> (k % 50)) % 10) as u8))
-                .collect();
-            let raw = match (x >> 20) % 4 {
-                0 => match digits.trim_start_matches('0') {
-                    "" => "-0".to_string(),
-                    int => format!("-{int}"),
-                },
-                1 => format!("0.{digits}e{}", (x >> 24) % 9),
-                2 => format!("-{}.{digits}E+{}", (x >> 30) % 99, (x >> 24) % 4),
-                _ => format!("{}.{digits}e-{}", (x >> 30) % 99_999, (x >> 24) % 3),
-            };
-            let v: f64 = raw.parse().unwrap();
-            if (v - t as f64).abs() > 1e-3 {
-                assert_eq!(number_at_least(&raw, t), Some(js(&raw, t)), "{raw} >= {t}");
-            }
-        }
-        // The documented difference: a long text just under t, which JS rounds to t.
-        assert_eq!(
-            number_at_least("1764500599.99999999999", 1_764_500_600),
-            Some(false)
-        );
-        assert!(js("1764500599.99999999999", 1_764_500_600));
-        assert_eq!(number_at_least("-5e-400", 0), Some(false)); // -0 in JS
-        assert!(js("-5e-400", 0));
-        for other in ["\"1\"", "null", "true", "[1]", "{}"] {
-            assert_eq!(number_at_least(other, 0), None, "{other}");
-        }
-    }
-
     // The one-pass reading of the envelope finds what two passes find.
-    #[cfg(feature = "edge")]
     #[test]
     fn nested_members_agree_with_two_passes() {
         for s in [

@@ -48,7 +48,7 @@ impl std::error::Error for KeyError {}
 
 /// The keyed MAC states. Holds no raw key bytes and prints none.
 #[derive(Clone)]
-pub struct Keys {
+pub(crate) struct Keys {
     macs: Vec<HmacSha256>,
     ephemeral: bool,
 }
@@ -66,14 +66,14 @@ static EPHEMERAL_WARNED: AtomicBool = AtomicBool::new(false);
 
 /// True the first time it is called in this process (or wasm instance), so a
 /// caller logs [`EPHEMERAL_KEY_WARNING`] once.
-pub fn ephemeral_warning_due() -> bool {
+pub(crate) fn ephemeral_warning_due() -> bool {
     !EPHEMERAL_WARNED.swap(true, Ordering::Relaxed)
 }
 
 impl Keys {
     /// Key the MAC states. An empty list gives the ephemeral key unless
     /// `production` is set.
-    pub fn new<K: AsRef<[u8]>>(keys: &[K], production: bool) -> Result<Keys, KeyError> {
+    pub(crate) fn new<K: AsRef<[u8]>>(keys: &[K], production: bool) -> Result<Keys, KeyError> {
         if keys.is_empty() {
             return if production {
                 Err(KeyError::Missing)
@@ -102,7 +102,7 @@ impl Keys {
     }
 
     /// A fresh random 32-byte key from the platform CSPRNG.
-    pub fn ephemeral() -> Result<Keys, KeyError> {
+    pub(crate) fn ephemeral() -> Result<Keys, KeyError> {
         let mut key = [0u8; MIN_KEY_BYTES];
         getrandom::fill(&mut key).map_err(|_| KeyError::NoRandomness)?;
         let mac = keyed(&key).map_err(|_| KeyError::NoRandomness);
@@ -114,7 +114,7 @@ impl Keys {
     }
 
     /// Whether this is the dev ephemeral key.
-    pub fn is_ephemeral(&self) -> bool {
+    pub(crate) fn is_ephemeral(&self) -> bool {
         self.ephemeral
     }
 

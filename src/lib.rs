@@ -10,12 +10,17 @@
 //! JSON text back from `open`.
 //!
 //! Public: [`error`] (the one token error and its reasons), [`purpose`],
-//! [`clock`], [`reader`] (unverified, for widgets), [`view_state`], and with
-//! the `edge` feature [`keys`] and [`codec`], with the `serde` feature `typed`
-//! (seal and open `serde` values). Inside the crate: `wire` (token
-//! shape, base64url), `json` (the JSON scanner), `envelope` (the `{p,exp,b}`
-//! envelope and the `{p,d,o}` purposes), `payload`; `bindings` is the wasm
-//! surface.
+//! [`clock`], [`reader`] (unverified, for widgets), [`view_state`] (the
+//! proposal's names and codes), and with the `edge` feature [`keys`] (key
+//! rules and errors) and [`codec`], with the `serde` feature `typed` (seal
+//! and open `serde` values). Inside the crate: `wire` (token shape,
+//! base64url), `json` (the JSON scanner), `envelope` (the `{p,exp,b}`
+//! envelope and the `{p,d,o}` purposes), `sdk_reading` (the drop-in's
+//! reading of a raw token, as the SDK's codec reads it), `payload`;
+//! `bindings` is the wasm surface.
+//!
+//! The `widget` and `edge` builds run the same code; `edge` adds HMAC (the
+//! codec), and only the leaf kernels differ by target (SIMD128 in wasm).
 
 // Every byte of a token is attacker-controlled: outside tests, nothing in the
 // crate may panic (in wasm a panic is a trap that kills the request).
@@ -37,6 +42,8 @@ mod json;
 mod payload;
 pub mod purpose;
 pub mod reader;
+#[cfg(feature = "edge")]
+mod sdk_reading;
 pub mod view_state;
 mod wire;
 
@@ -52,14 +59,15 @@ pub mod typed;
 #[doc(hidden)]
 pub mod bindings;
 
-/// Test and fuzz hooks into the crate-private modules. Not part of the API:
-/// no stability, no semver.
+/// Hooks into the crate-private modules for the fuzz targets, the wasm
+/// tests of the SIMD128 kernels against their scalar references, and
+/// `tests/constants.rs`. Not part of the API: no stability, no semver.
 #[doc(hidden)]
 pub mod internals {
     pub mod json {
         pub use crate::json::{
-            is_valid, is_valid_plain, object_members, parse_int, unescape, write_int, write_string,
-            Member,
+            is_valid, object_members, parse_int, plain_run, plain_run_scalar, unescape, write_int,
+            write_string, Member,
         };
     }
     pub mod wire {

@@ -18,16 +18,12 @@ impl Payload {
 
     /// The payload as JSON text.
     pub fn payload_json(&self) -> &str {
-        // `within` checked the range, so the fallback is never taken.
+        // `new` checked the range, so the fallback is never taken.
         self.body.get(self.range.clone()).unwrap_or("null")
     }
 
-    /// The payload JSON as an owned string (no copy for a raw token, whose
-    /// payload is most of the body).
+    /// The payload JSON as an owned string.
     pub fn into_payload_json(self) -> String {
-        if self.range.start == 0 && self.range.end == self.body.len() {
-            return self.body;
-        }
         self.payload_json().to_owned()
     }
 }

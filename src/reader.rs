@@ -5,7 +5,7 @@
 //! the server's `open` says whether a token is genuine.
 
 use crate::envelope;
-use crate::error::{Reason, SealedStateError, SEALED_STATE_INVALID_MESSAGE};
+use crate::error::{Reason, SealedStateError};
 use crate::json;
 use crate::payload::{self, Payload};
 use crate::purpose::Purpose;
@@ -67,11 +67,12 @@ impl TokenView {
 /// [`Reason::Malformed`] for anything that is not a v1 token.
 pub fn read_token_unverified(token: &str) -> Result<TokenView, SealedStateError> {
     let malformed = || SealedStateError::new(Reason::Malformed);
-    let parts = wire::split(token, MAX_READ_BYTES)?;
+    let parts = wire::split(token.as_bytes(), MAX_READ_BYTES)?;
     if parts.mac.len() != wire::MAC_CHARS {
         return Err(malformed());
     }
-    let body = wire::decode(parts.body)
+    let body = wire::decode_classified(parts.body)
+        .ok()
         .and_then(|bytes| String::from_utf8(bytes).ok())
         .ok_or_else(malformed)?;
     // Parsing the envelope validates all of it, payload included.
@@ -87,45 +88,14 @@ pub fn read_token_unverified(token: &str) -> Result<TokenView, SealedStateError>
     })
 }
 
-/// SPEC's freshness rule: take `candidate` unless `current` expires strictly
-/// later. Unreadable tokens never win: a candidate that is not a v1 token
-/// keeps `current`, and an unreadable `current` gives way.
-pub fn prefer_candidate(current: Option<&str>, candidate: &str) -> bool {
-    let Ok(new) = read_exp(candidate) else {
-        return false;
-    };
-    match current.map(read_exp) {
-        Some(Ok(old)) => old <= new,
-        _ => true,
-    }
-}
-
-/// Only the `exp` of a token (unverified).
-pub fn read_exp(token: &str) -> Result<i64, SealedStateError> {
-    read_token_unverified(token).map(|v| v.exp)
-}
-
-/// Whether an error text is the stable sealed-state message, ours or ng-mcp-ui's.
-/// A text that contains it counts (transports may prefix their own words).
-pub fn is_sealed_state_message(text: &str) -> bool {
-    contains(text, SEALED_STATE_INVALID_MESSAGE) || contains(text, NG_MCP_UI_INVALID_MESSAGE)
-}
-
-// A plain window scan: error texts are short, and `str::contains` brings a
-// two-way searcher the widget's size budget has no room for.
-fn contains(haystack: &str, needle: &str) -> bool {
-    haystack
-        .as_bytes()
-        .windows(needle.len())
-        .any(|w| w == needle.as_bytes())
-}
-
-/// ng-mcp-ui's stable message for the same failure.
+/// ng-mcp-ui's stable message for the same failure, which the widget's JS
+/// also reads as "expired, start over".
 pub const NG_MCP_UI_INVALID_MESSAGE: &str = "ng-mcp-ui: sealed state is invalid or expired";
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::SEALED_STATE_INVALID_MESSAGE;
 
     fn token_with_body(body_json: &str) -> String {
         format!(
@@ -184,32 +154,5 @@ mod tests {
             assert_eq!(e.reason(), Reason::Malformed, "{t}");
             assert_eq!(e.to_string(), SEALED_STATE_INVALID_MESSAGE);
         }
-    }
-
-    #[test]
-    fn freshness_rule() {
-        let old = token_with_body("{\"p\":1,\"exp\":10}");
-        let new = token_with_body("{\"p\":1,\"exp\":20}");
-        assert!(prefer_candidate(None, &old));
-        assert!(prefer_candidate(Some(&old), &new));
-        assert!(
-            !prefer_candidate(Some(&new), &old),
-            "current expires strictly later"
-        );
-        assert!(
-            prefer_candidate(Some(&new), &new.clone()),
-            "a tie takes the result's token"
-        );
-        assert!(!prefer_candidate(Some(&old), "not a token"));
-        assert!(prefer_candidate(Some("garbage"), &old));
-    }
-
-    #[test]
-    fn recognizes_both_stable_messages() {
-        assert!(is_sealed_state_message(SEALED_STATE_INVALID_MESSAGE));
-        assert!(is_sealed_state_message(
-            "MCP error: ng-mcp-ui: sealed state is invalid or expired"
-        ));
-        assert!(!is_sealed_state_message("something else"));
     }
 }

@@ -53,7 +53,7 @@ use crate::error::SealedStateError;
 
 /// Why a value could not be sealed.
 #[derive(Debug)]
-pub enum SealError {
+pub enum SealValueError {
     /// `serde_json` could not serialize the value (a map with non-string keys,
     /// or a `Serialize` impl that failed).
     Serialize(serde_json::Error),
@@ -62,20 +62,20 @@ pub enum SealError {
     Codec(codec::SealError),
 }
 
-impl core::fmt::Display for SealError {
+impl core::fmt::Display for SealValueError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            SealError::Serialize(e) => write!(f, "the payload could not be serialized: {e}"),
-            SealError::Codec(e) => e.fmt(f),
+            SealValueError::Serialize(e) => write!(f, "the payload could not be serialized: {e}"),
+            SealValueError::Codec(e) => e.fmt(f),
         }
     }
 }
 
-impl std::error::Error for SealError {
+impl std::error::Error for SealValueError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            SealError::Serialize(e) => Some(e),
-            SealError::Codec(e) => Some(e),
+            SealValueError::Serialize(e) => Some(e),
+            SealValueError::Codec(e) => Some(e),
         }
     }
 }
@@ -147,8 +147,8 @@ impl Codec {
     }
 }
 
-fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, SealError> {
-    serde_json::to_string(value).map_err(SealError::Serialize)
+fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, SealValueError> {
+    serde_json::to_string(value).map_err(SealValueError::Serialize)
 }
 
 fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, OpenError> {
@@ -162,10 +162,10 @@ impl Typed<'_> {
         value: &T,
         bind: Option<&str>,
         now_ms: f64,
-    ) -> Result<String, SealError> {
+    ) -> Result<String, SealValueError> {
         self.codec
             .seal_at(&to_json(value)?, bind, now_ms)
-            .map_err(SealError::Codec)
+            .map_err(SealValueError::Codec)
     }
 
     /// [`Codec::seal_request_state_at`] for a `T: Serialize`.
@@ -175,10 +175,10 @@ impl Typed<'_> {
         tool: &str,
         bind: Option<&str>,
         now_ms: f64,
-    ) -> Result<String, SealError> {
+    ) -> Result<String, SealValueError> {
         self.codec
             .seal_request_state_at(&to_json(value)?, tool, bind, now_ms)
-            .map_err(SealError::Codec)
+            .map_err(SealValueError::Codec)
     }
 
     /// [`Codec::mint_at`] for a `T: Serialize`: a raw v1 token, as the SDK's `mint`.
@@ -187,10 +187,10 @@ impl Typed<'_> {
         value: &T,
         bind: Option<&str>,
         now_ms: f64,
-    ) -> Result<String, SealError> {
+    ) -> Result<String, SealValueError> {
         self.codec
             .mint_at(&to_json(value)?, bind, now_ms)
-            .map_err(SealError::Codec)
+            .map_err(SealValueError::Codec)
     }
 
     /// [`Codec::open_at`] into a `T`.
@@ -235,7 +235,7 @@ impl Typed<'_> {
         &self,
         value: &T,
         bind: Option<&str>,
-    ) -> Result<String, SealError> {
+    ) -> Result<String, SealValueError> {
         self.seal_at(value, bind, crate::clock::system_now_ms())
     }
     /// [`Typed::seal_request_state_at`] at the system clock.
@@ -244,7 +244,7 @@ impl Typed<'_> {
         value: &T,
         tool: &str,
         bind: Option<&str>,
-    ) -> Result<String, SealError> {
+    ) -> Result<String, SealValueError> {
         self.seal_request_state_at(value, tool, bind, crate::clock::system_now_ms())
     }
     /// [`Typed::mint_at`] at the system clock.
@@ -252,7 +252,7 @@ impl Typed<'_> {
         &self,
         value: &T,
         bind: Option<&str>,
-    ) -> Result<String, SealError> {
+    ) -> Result<String, SealValueError> {
         self.mint_at(value, bind, crate::clock::system_now_ms())
     }
     /// [`Typed::open_at`] at the system clock.

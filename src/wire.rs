@@ -6,7 +6,7 @@
 
 use crate::error::Reason;
 
-#[cfg(all(feature = "edge", target_arch = "wasm32", target_feature = "simd128"))]
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
 
 /// Every v1 token starts with this.
@@ -16,17 +16,6 @@ pub const MAC_CHARS: usize = 43;
 /// Length of the decoded MAC.
 #[cfg(feature = "edge")]
 pub const MAC_BYTES: usize = 32;
-
-/// A token that passed the shape checks. Borrowed from the token string.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Parts<'a> {
-    /// `"v1." body`: the bytes the MAC covers.
-    pub signed: &'a str,
-    /// The base64url body (envelope JSON).
-    pub body: &'a str,
-    /// The base64url MAC.
-    pub mac: &'a str,
-}
 
 /// Sextet of each byte; `INVALID` for bytes outside the base64url alphabet.
 const INVALID: u8 = 0xff;
@@ -53,55 +42,24 @@ fn is_b64url(b: u8) -> bool {
     sextet_of(b) != INVALID
 }
 
-/// Split a token into its parts, refusing anything longer than `max_bytes`
-/// before looking at it. Errors are always [`Reason::Malformed`].
-pub fn split(token: &str, max_bytes: usize) -> Result<Parts<'_>, Reason> {
-    if token.len() > max_bytes {
-        return Err(Reason::Malformed);
-    }
-    let rest = token.strip_prefix(PREFIX).ok_or(Reason::Malformed)?;
-    let dot = rest
-        .bytes()
-        .position(|c| c == b'.')
-        .ok_or(Reason::Malformed)?;
-    let body = rest.get(..dot).ok_or(Reason::Malformed)?;
-    let mac = rest.get(dot + 1..).ok_or(Reason::Malformed)?;
-    // The alphabet scan also rules out a second '.', padding, whitespace, NUL.
-    if body.is_empty()
-        || mac.is_empty()
-        || !body.bytes().all(is_b64url)
-        || !mac.bytes().all(is_b64url)
-    {
-        return Err(Reason::Malformed);
-    }
-    let signed = token
-        .get(..PREFIX.len() + body.len())
-        .ok_or(Reason::Malformed)?;
-    Ok(Parts { signed, body, mac })
-}
-
-/// The parts of a token as bytes (the codec's reading, see [`split_unscanned`]).
-#[cfg(feature = "edge")]
+/// A token that passed the shape checks, as bytes of the token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SignedParts<'a> {
+pub struct Parts<'a> {
     /// `"v1." body`: the bytes the MAC covers.
     pub signed: &'a [u8],
-    /// The base64url body, its alphabet not yet judged.
+    /// The base64url body (envelope JSON), its alphabet not yet judged.
     pub body: &'a [u8],
     /// The base64url MAC.
     pub mac: &'a [u8],
 }
 
-/// [`split`] without the scan of the body, for the codec, which decodes the
-/// body at once with [`decode_classified`] and so judges its alphabet in the
-/// same pass (one pass over the body instead of three). The same tokens
-/// pass: it takes the last '.', where `split` takes the first, and a second
-/// '.' is then in the body, whose alphabet refuses it. It reads bytes, so
-/// the glue's token needs no UTF-8 check (7 µs of an 88 KB token in V8):
-/// the alphabet refuses every byte that is not ASCII. (Kept apart from
-/// `split` so the widget build, which has no codec, stays as small.)
-#[cfg(feature = "edge")]
-pub fn split_unscanned(token: &[u8], max_bytes: usize) -> Result<SignedParts<'_>, Reason> {
+/// Split a token into its parts, refusing anything longer than `max_bytes`
+/// before looking at it. Errors are always [`Reason::Malformed`]. The
+/// body's alphabet is left to [`decode_classified`], which judges it while
+/// decoding, so the body is read once: a second '.' (this takes the last)
+/// and every byte that is not ASCII are in the body, whose alphabet refuses
+/// them. It reads bytes, so a token needs no UTF-8 check first.
+pub fn split(token: &[u8], max_bytes: usize) -> Result<Parts<'_>, Reason> {
     if token.len() > max_bytes {
         return Err(Reason::Malformed);
     }
@@ -120,7 +78,7 @@ pub fn split_unscanned(token: &[u8], max_bytes: usize) -> Result<SignedParts<'_>
     let signed = token
         .get(..PREFIX.len() + body.len())
         .ok_or(Reason::Malformed)?;
-    Ok(SignedParts { signed, body, mac })
+    Ok(Parts { signed, body, mac })
 }
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -141,10 +99,10 @@ pub enum DecodeError {
 /// deviation: a character outside the alphabet (padding included), an
 /// impossible length, or non-zero unused bits in the last character
 /// (non-canonical). Hand-written rather than the `base64` crate: it is a
-/// quarter of the size, and the widget build is budgeted in bytes. The edge
-/// build, made with SIMD128, takes 16 characters at a time first.
+/// quarter of the size, and the widget build is budgeted in bytes. A build
+/// with SIMD128 takes 16 characters at a time first.
 fn decode_into(s: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
-    #[cfg(all(feature = "edge", target_arch = "wasm32", target_feature = "simd128"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
         let (taken, bad) = simd128::decode_blocks(s, out);
         let rest = s.get(taken..).ok_or(DecodeError::Shape)?;
@@ -317,10 +275,16 @@ mod tests {
     #[test]
     fn splits_a_well_formed_token() {
         let token = format!("v1.eyJ9.{MAC}");
-        let p = split(&token, 1024).unwrap();
-        assert_eq!(p.signed, "v1.eyJ9");
-        assert_eq!(p.body, "eyJ9");
-        assert_eq!(p.mac, MAC);
+        let p = split(token.as_bytes(), 1024).unwrap();
+        assert_eq!(p.signed, b"v1.eyJ9");
+        assert_eq!(p.body, b"eyJ9");
+        assert_eq!(p.mac, MAC.as_bytes());
+    }
+
+    /// A split and the body's decode, as the codec and the reader run them.
+    fn split_and_decode(t: &str, max: usize) -> Result<Vec<u8>, Reason> {
+        let parts = split(t.as_bytes(), max)?;
+        decode_classified(parts.body).map_err(|_| Reason::Malformed)
     }
 
     #[test]
@@ -341,15 +305,18 @@ mod tests {
             "v1..def",
             "V1.abc.def",
         ] {
-            assert_eq!(split(t, 1024), Err(Reason::Malformed), "{t:?}");
+            assert_eq!(split_and_decode(t, 1024), Err(Reason::Malformed), "{t:?}");
         }
     }
 
     #[test]
     fn refuses_oversize_before_anything_else() {
         let token = format!("v1.{}.{MAC}", "A".repeat(100));
-        assert!(split(&token, token.len()).is_ok());
-        assert_eq!(split(&token, token.len() - 1), Err(Reason::Malformed));
+        assert!(split(token.as_bytes(), token.len()).is_ok());
+        assert_eq!(
+            split(token.as_bytes(), token.len() - 1),
+            Err(Reason::Malformed)
+        );
     }
 
     #[test]
@@ -382,10 +349,29 @@ mod tests {
     }
 }
 
-// Its byte builder and split_unscanned are the codec's: edge builds only.
+// Its byte builder is the codec's: edge builds only.
 #[cfg(all(test, feature = "edge", not(target_arch = "wasm32")))]
 mod against_the_base64_crate {
     use super::*;
+
+    /// The reference shape check: the first '.', then both parts' alphabets
+    /// scanned before anything is decoded.
+    fn scanned_split(token: &str, max_bytes: usize) -> Result<Parts<'_>, Reason> {
+        if token.len() > max_bytes {
+            return Err(Reason::Malformed);
+        }
+        let rest = token.strip_prefix(PREFIX).ok_or(Reason::Malformed)?;
+        let (body, mac) = rest.split_once('.').ok_or(Reason::Malformed)?;
+        let b64 = |p: &str| !p.is_empty() && p.bytes().all(is_b64url);
+        if !b64(body) || !b64(mac) {
+            return Err(Reason::Malformed);
+        }
+        Ok(Parts {
+            signed: &token.as_bytes()[..PREFIX.len() + body.len()],
+            body: body.as_bytes(),
+            mac: mac.as_bytes(),
+        })
+    }
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use base64::Engine as _;
     use proptest::prelude::*;
@@ -406,20 +392,15 @@ mod against_the_base64_crate {
             prop_assert_eq!(decode(&s), URL_SAFE_NO_PAD.decode(&s).ok());
         }
 
-        // The codec's one-pass shape check refuses exactly what `split` refuses.
-        #[cfg(feature = "edge")]
+        // The one pass over the body refuses exactly what a scan of both
+        // parts' alphabets before decoding refuses.
         #[test]
-        fn split_unscanned_agrees_with_split(s in "(v1\\.)?[A-Da-d0-3_.=+ -]{0,24}") {
-            let one_pass = split_unscanned(s.as_bytes(), 64).and_then(|p| match decode_classified(p.body) {
+        fn split_agrees_with_a_scan_first(s in "(v1\\.)?[A-Da-d0-3_.=+ -]{0,24}") {
+            let one_pass = split(s.as_bytes(), 64).and_then(|p| match decode_classified(p.body) {
                 Err(DecodeError::Alphabet) => Err(Reason::Malformed),
                 _ => Ok(p),
             });
-            let split = split(&s, 64).map(|p| SignedParts {
-                signed: p.signed.as_bytes(),
-                body: p.body.as_bytes(),
-                mac: p.mac.as_bytes(),
-            });
-            prop_assert_eq!(one_pass, split);
+            prop_assert_eq!(one_pass, scanned_split(&s, 64));
         }
 
         // Past the 768-byte pieces of `encode_into` and into the byte builder.

@@ -381,7 +381,7 @@ fn row19_over_1_mib_refused_before_hashing() {
         Reason::Malformed
     );
     assert_eq!(
-        wire::split(&t, DEFAULT_MAX_TOKEN_BYTES),
+        wire::split(t.as_bytes(), DEFAULT_MAX_TOKEN_BYTES),
         Err(Reason::Malformed)
     );
     // The configurable limit is exact: at the limit it opens, one byte under it refuses.
@@ -408,7 +408,7 @@ fn row20_100_mib_refused_before_hashing() {
     }
     assert_eq!(read_token_unverified(&t), Err(MALFORMED));
     assert_eq!(
-        wire::split(&t, DEFAULT_MAX_TOKEN_BYTES),
+        wire::split(t.as_bytes(), DEFAULT_MAX_TOKEN_BYTES),
         Err(Reason::Malformed)
     );
     // Only the size refuses it: the same text at 1,000 body chars has the

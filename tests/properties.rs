@@ -433,26 +433,22 @@ fn tamper_every_position_of_sample_tokens() {
 }
 
 /// The string-scan cases the edge wasm runs with SIMD128, here by the
-/// scalar loop.
+/// scalar kernel.
 #[test]
 fn string_scan_judges_every_position() {
     let checked = common::string_scan_cases(mcp_sealed_state::internals::json::is_valid);
     assert!(checked > 25_000, "{checked}");
-    let checked = common::string_scan_cases(mcp_sealed_state::internals::json::is_valid_plain);
-    assert!(checked > 25_000, "{checked}");
 }
 
-/// The edge build's scanner (`is_valid`) judges every text as the plain
-/// one of the widget build does, and as serde_json does where it can judge
-/// (it refuses lone surrogates and numbers out of f64 range, which JSON and
+/// The scanner judges every text as serde_json does where it can judge (it
+/// refuses lone surrogates and numbers out of f64 range, which JSON and
 /// `JSON.parse` take).
 #[test]
-fn edge_scanner_agrees_with_the_plain_one_and_serde_json() {
-    use mcp_sealed_state::internals::json::{is_valid, is_valid_plain};
+fn scanner_agrees_with_serde_json() {
+    use mcp_sealed_state::internals::json::is_valid;
     let (mut valid, mut by_serde) = (0, 0);
     let checked = common::json_like_texts(|text| {
         let edge = is_valid(text);
-        assert_eq!(edge, is_valid_plain(text), "{text:?}");
         match serde_json::from_str::<Value>(text) {
             Err(e) if e.to_string().contains("out of range") || text.contains("\\ud") => {}
             serde => {

@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::{sdk_vectors, KEY, KEY2, NOW_MS};
-use mcp_sealed_state::typed::{OpenError, SealError};
+use mcp_sealed_state::typed::{OpenError, SealValueError};
 use mcp_sealed_state::{Codec, CodecOptions, Reason, TokenView, SEALED_STATE_INVALID_MESSAGE};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -271,19 +271,19 @@ fn sealing_errors_are_values() {
     m.insert(vec![1u8], 1);
     assert!(matches!(
         c.typed().seal_at(&m, None, NOW_MS),
-        Err(SealError::Serialize(_))
+        Err(SealValueError::Serialize(_))
     ));
     // Too big for this codec to open again.
     let big = "x".repeat(300);
     match c.typed().seal_at(&big, None, NOW_MS) {
-        Err(SealError::Codec(mcp_sealed_state::SealError::TokenTooLarge {
+        Err(SealValueError::Codec(mcp_sealed_state::SealError::TokenTooLarge {
             max_bytes: 200,
             ..
         })) => {}
         other => panic!("{other:?}"),
     }
     match c.typed().seal_request_state_at(&big, "t", None, NOW_MS) {
-        Err(SealError::Codec(mcp_sealed_state::SealError::TokenTooLarge { .. })) => {}
+        Err(SealValueError::Codec(mcp_sealed_state::SealError::TokenTooLarge { .. })) => {}
         other => panic!("{other:?}"),
     }
 }

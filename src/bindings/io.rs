@@ -8,7 +8,7 @@ use super::protocol::{
 };
 use crate::clock;
 use crate::codec::{Codec, CodecOptions, SealError};
-use crate::purpose::Purpose;
+use crate::sdk_reading;
 
 /// `n` as an integer when it is a safe one. JS checks these first; this
 /// keeps the core from reading NaN as 0.
@@ -90,13 +90,18 @@ pub fn seal(
     else {
         return status(STATUS_BAD_INPUT);
     };
-    let (purpose, payload) = match operation(what, tool) {
-        Some(Operation::Purpose(purpose)) => (purpose, Some(payload)),
+    let sealed = match operation(what, tool) {
+        Some(Operation::Purpose(purpose)) => {
+            codec.seal_into(purpose, Some(payload), bind, now_ms, out)
+        }
         // No JSON text is empty: 0 bytes stand for `undefined`.
-        Some(Operation::Sdk) => (Purpose::Raw, (!payload.is_empty()).then_some(payload)),
+        Some(Operation::Sdk) => {
+            let payload = (!payload.is_empty()).then_some(payload);
+            sdk_reading::mint_into(codec, payload, bind, now_ms, out)
+        }
         None => return status(STATUS_UNKNOWN_OP),
     };
-    match codec.seal_into(purpose, payload, bind, now_ms, out) {
+    match sealed {
         Ok(()) => out.len() as f64,
         Err(SealError::InvalidClock) => status(STATUS_INVALID_CLOCK),
         Err(SealError::OutOfMemory) => status(STATUS_OUT_OF_MEMORY),
@@ -134,7 +139,7 @@ pub fn open(
     }
     let opened = match op {
         Operation::Purpose(purpose) => codec.open_as(token, purpose, bind, now_ms).map(Some),
-        Operation::Sdk => codec.verify_as_sdk_at(token, bind, now_ms),
+        Operation::Sdk => sdk_reading::verify(codec, token, bind, now_ms),
     };
     match opened {
         Ok(opened) => {

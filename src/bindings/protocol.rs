@@ -14,7 +14,7 @@ pub const OP_RAW: u8 = 2;
 /// `what` of `sealIo`/`openIo`: a raw v1 token written and read as the SDK's
 /// own codec does, for the drop-in: a payload of 0 bytes is JS `undefined`
 /// (an envelope without `"p"`), and opening reads the envelope as `JSON.parse`
-/// does (see [`crate::envelope::parse_as_sdk`]), giving 0 bytes for no `"p"`.
+/// does (see `crate::sdk_reading`), giving 0 bytes for no `"p"`.
 pub const OP_SDK: u8 = 3;
 
 /// Negative results of `sealIo`/`openIo` other than minus a reason code

@@ -1,10 +1,9 @@
-//! The JSON scanner's string scan 16 bytes at a time with wasm SIMD128, for
-//! the edge build only (see `src/wire/simd128.rs` for the build). Why by hand:
-//! the scalar scan tests every byte of a string against `"`, `\` and the
-//! control range; strings are over half of an app's payload JSON, mostly
+//! The string scan's kernel with wasm SIMD128: 16 bytes at a time, for
+//! builds made with `-C target-feature=+simd128` (the edge build, see
+//! `js/build.mjs`). Strings are most of an app's payload JSON and mostly
 //! shorter than 16 bytes, so one block test finds the end of most of them.
-//! The scalar loop stays for the last 15 bytes and for the widget, and the
-//! native and wasm tests run the scanner over the same texts both ways.
+//! The scalar kernel does the last 15 bytes and is the reference the wasm
+//! tests hold this one to.
 
 use core::arch::wasm32::{
     i8x16_bitmask, i8x16_eq, i8x16_splat, u64x2, u8x16_lt, u8x16_splat, v128_or,

@@ -25,6 +25,8 @@ mod output;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
 use clap::Parser;
 use mcp_sealed_state::keys::MIN_KEY_BYTES;
 use mcp_sealed_state::{read_token_unverified, Codec, CodecOptions};
@@ -59,7 +61,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Keygen => {
             let mut key = [0u8; MIN_KEY_BYTES];
             getrandom::fill(&mut key).map_err(|_| "the system random number generator failed")?;
-            let text = mcp_sealed_state::internals::wire::encode(&key);
+            let text = URL_SAFE_NO_PAD.encode(key.as_slice());
             key.fill(0);
             print_line(&text)
         }
