@@ -36,6 +36,47 @@ pub fn system_now_ms() -> f64 {
     }
 }
 
+/// Where a codec reads the time, in ms since the epoch: the system clock by
+/// default, or a function of the caller's (a pinned clock in tests, a
+/// server's own time source), as the JS package's `now` option.
+#[derive(Clone, Default)]
+pub struct Clock(Option<std::sync::Arc<dyn Fn() -> f64 + Send + Sync>>);
+
+impl Clock {
+    /// The system clock. In wasm there is none to read (the bindings pass
+    /// the glue's `now()` to every call), so it reads NaN there, which seals
+    /// nothing and opens nothing.
+    pub fn system() -> Clock {
+        Clock(None)
+    }
+
+    /// A clock that reads `now_ms()`.
+    pub fn from_fn(now_ms: impl Fn() -> f64 + Send + Sync + 'static) -> Clock {
+        Clock(Some(std::sync::Arc::new(now_ms)))
+    }
+
+    /// The time now, in ms.
+    pub fn now_ms(&self) -> f64 {
+        match &self.0 {
+            Some(now_ms) => now_ms(),
+            #[cfg(not(target_arch = "wasm32"))]
+            None => system_now_ms(),
+            #[cfg(target_arch = "wasm32")]
+            None => f64::NAN,
+        }
+    }
+}
+
+impl core::fmt::Debug for Clock {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Clock(fn)"
+        } else {
+            "Clock(system)"
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +111,13 @@ mod tests {
         assert_eq!(seconds_left(100, 101_000.0), Some(0));
         assert_eq!(seconds_left(100, 90_000.0), Some(11));
         assert_eq!(seconds_left(i64::MAX, 0.0), Some(i64::MAX));
+    }
+
+    #[test]
+    fn a_clock_reads_its_function_or_the_system() {
+        assert_eq!(Clock::from_fn(|| 1_234.5).now_ms(), 1_234.5);
+        let before = system_now_ms();
+        let now = Clock::default().now_ms();
+        assert!(now >= before && now <= system_now_ms(), "{before} {now}");
     }
 }

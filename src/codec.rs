@@ -11,7 +11,7 @@
 
 use hmac::Mac;
 
-use crate::clock;
+use crate::clock::{self, Clock};
 use crate::envelope;
 use crate::error::{Reason, SealedStateError};
 use crate::json;
@@ -40,6 +40,8 @@ pub struct CodecOptions<K> {
     pub leeway_seconds: i64,
     pub max_token_bytes: usize,
     pub production: bool,
+    /// Where seal and open read the time (the system clock by default).
+    pub now: Clock,
 }
 
 impl<K> Default for CodecOptions<K> {
@@ -50,6 +52,7 @@ impl<K> Default for CodecOptions<K> {
             leeway_seconds: 0,
             max_token_bytes: DEFAULT_MAX_TOKEN_BYTES,
             production: false,
+            now: Clock::system(),
         }
     }
 }
@@ -128,6 +131,7 @@ pub struct Codec {
     ttl_seconds: i64,
     leeway_seconds: i64,
     max_token_bytes: usize,
+    clock: Clock,
 }
 
 impl Codec {
@@ -148,6 +152,7 @@ impl Codec {
             ttl_seconds: options.ttl_seconds,
             leeway_seconds: options.leeway_seconds,
             max_token_bytes: options.max_token_bytes,
+            clock: options.now,
         })
     }
 
@@ -168,35 +173,24 @@ impl Codec {
 
     // ---- sealing -------------------------------------------------------
 
-    /// A view token (`{"p":"v","d":payload}`) expiring `ttl` after `now_ms`.
-    pub fn seal_at(
-        &self,
-        payload_json: &str,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<String, SealError> {
-        self.seal_string(Purpose::View, payload_json, bind, now_ms)
+    /// A view token (`{"p":"v","d":payload}`) expiring `ttl` after now.
+    pub fn seal(&self, payload_json: &str, bind: Option<&str>) -> Result<String, SealError> {
+        self.seal_string(Purpose::View, payload_json, bind)
     }
 
     /// An MRTR requestState token for `tool` (`{"p":"r","d":payload,"o":tool}`).
-    pub fn seal_request_state_at(
+    pub fn seal_request_state(
         &self,
         payload_json: &str,
         tool: &str,
         bind: Option<&str>,
-        now_ms: f64,
     ) -> Result<String, SealError> {
-        self.seal_string(Purpose::RequestState(tool), payload_json, bind, now_ms)
+        self.seal_string(Purpose::RequestState(tool), payload_json, bind)
     }
 
     /// A raw v1 token with no purpose envelope, as the SDK's `mint` makes.
-    pub fn mint_at(
-        &self,
-        payload_json: &str,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<String, SealError> {
-        self.seal_string(Purpose::Raw, payload_json, bind, now_ms)
+    pub fn mint(&self, payload_json: &str, bind: Option<&str>) -> Result<String, SealError> {
+        self.seal_string(Purpose::Raw, payload_json, bind)
     }
 
     fn seal_string(
@@ -204,9 +198,9 @@ impl Codec {
         purpose: Purpose<&str>,
         payload_json: &str,
         bind: Option<&str>,
-        now_ms: f64,
     ) -> Result<String, SealError> {
         let mut token = Vec::new();
+        let now_ms = self.clock.now_ms();
         self.seal_into(purpose, Some(payload_json), bind, now_ms, &mut token)?;
         // The token is ASCII, so this never falls back to the empty string.
         Ok(String::from_utf8(token).unwrap_or_default())
@@ -271,33 +265,25 @@ impl Codec {
     // ---- opening -------------------------------------------------------
 
     /// Open a view token.
-    pub fn open_at(
-        &self,
-        token: &str,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<Payload, SealedStateError> {
+    pub fn open(&self, token: &str, bind: Option<&str>) -> Result<Payload, SealedStateError> {
+        let now_ms = self.clock.now_ms();
         self.open_as(token.as_bytes(), Purpose::View, bind, now_ms)
     }
 
     /// Open an MRTR requestState token minted for `tool`.
-    pub fn open_request_state_at(
+    pub fn open_request_state(
         &self,
         token: &str,
         tool: &str,
         bind: Option<&str>,
-        now_ms: f64,
     ) -> Result<Payload, SealedStateError> {
+        let now_ms = self.clock.now_ms();
         self.open_as(token.as_bytes(), Purpose::RequestState(tool), bind, now_ms)
     }
 
     /// Verify a raw v1 token (the SDK's `verify`): the whole `p` comes back.
-    pub fn verify_at(
-        &self,
-        token: &str,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<Payload, SealedStateError> {
+    pub fn verify(&self, token: &str, bind: Option<&str>) -> Result<Payload, SealedStateError> {
+        let now_ms = self.clock.now_ms();
         self.open_as(token.as_bytes(), Purpose::Raw, bind, now_ms)
     }
 
@@ -388,44 +374,6 @@ pub(crate) fn check_binding(
                 .map_err(|_| Reason::Bind.into())
         }
         _ => Err(Reason::Bind.into()),
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Codec {
-    /// [`Codec::seal_at`] at the system clock.
-    pub fn seal(&self, payload_json: &str, bind: Option<&str>) -> Result<String, SealError> {
-        self.seal_at(payload_json, bind, clock::system_now_ms())
-    }
-    /// [`Codec::open_at`] at the system clock.
-    pub fn open(&self, token: &str, bind: Option<&str>) -> Result<Payload, SealedStateError> {
-        self.open_at(token, bind, clock::system_now_ms())
-    }
-    /// [`Codec::seal_request_state_at`] at the system clock.
-    pub fn seal_request_state(
-        &self,
-        payload_json: &str,
-        tool: &str,
-        bind: Option<&str>,
-    ) -> Result<String, SealError> {
-        self.seal_request_state_at(payload_json, tool, bind, clock::system_now_ms())
-    }
-    /// [`Codec::open_request_state_at`] at the system clock.
-    pub fn open_request_state(
-        &self,
-        token: &str,
-        tool: &str,
-        bind: Option<&str>,
-    ) -> Result<Payload, SealedStateError> {
-        self.open_request_state_at(token, tool, bind, clock::system_now_ms())
-    }
-    /// [`Codec::mint_at`] at the system clock.
-    pub fn mint(&self, payload_json: &str, bind: Option<&str>) -> Result<String, SealError> {
-        self.mint_at(payload_json, bind, clock::system_now_ms())
-    }
-    /// [`Codec::verify_at`] at the system clock.
-    pub fn verify(&self, token: &str, bind: Option<&str>) -> Result<Payload, SealedStateError> {
-        self.verify_at(token, bind, clock::system_now_ms())
     }
 }
 

@@ -83,6 +83,8 @@ pub use purpose::Purpose;
 pub use reader::{read_token_unverified, TokenView};
 
 #[cfg(feature = "edge")]
+pub use clock::Clock;
+#[cfg(feature = "edge")]
 pub use codec::{Codec, CodecOptions, ConfigError, SealError};
 
 /// The `_meta` key under which a tool result carries the sealed token.

@@ -156,128 +156,69 @@ fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, OpenError> {
 }
 
 impl Typed<'_> {
-    /// [`Codec::seal_at`] for a `T: Serialize`: a view token.
-    pub fn seal_at<T: Serialize + ?Sized>(
-        &self,
-        value: &T,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<String, SealValueError> {
-        self.codec
-            .seal_at(&to_json(value)?, bind, now_ms)
-            .map_err(SealValueError::Codec)
-    }
-
-    /// [`Codec::seal_request_state_at`] for a `T: Serialize`.
-    pub fn seal_request_state_at<T: Serialize + ?Sized>(
-        &self,
-        value: &T,
-        tool: &str,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<String, SealValueError> {
-        self.codec
-            .seal_request_state_at(&to_json(value)?, tool, bind, now_ms)
-            .map_err(SealValueError::Codec)
-    }
-
-    /// [`Codec::mint_at`] for a `T: Serialize`: a raw v1 token, as the SDK's `mint`.
-    pub fn mint_at<T: Serialize + ?Sized>(
-        &self,
-        value: &T,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<String, SealValueError> {
-        self.codec
-            .mint_at(&to_json(value)?, bind, now_ms)
-            .map_err(SealValueError::Codec)
-    }
-
-    /// [`Codec::open_at`] into a `T`.
-    pub fn open_at<T: DeserializeOwned>(
-        &self,
-        token: &str,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<T, OpenError> {
-        from_json(self.codec.open_at(token, bind, now_ms)?.payload_json())
-    }
-
-    /// [`Codec::open_request_state_at`] into a `T`.
-    pub fn open_request_state_at<T: DeserializeOwned>(
-        &self,
-        token: &str,
-        tool: &str,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<T, OpenError> {
-        let opened = self
-            .codec
-            .open_request_state_at(token, tool, bind, now_ms)?;
-        from_json(opened.payload_json())
-    }
-
-    /// [`Codec::verify_at`] into a `T`: the whole `p` of a raw v1 token.
-    pub fn verify_at<T: DeserializeOwned>(
-        &self,
-        token: &str,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<T, OpenError> {
-        from_json(self.codec.verify_at(token, bind, now_ms)?.payload_json())
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Typed<'_> {
-    /// [`Typed::seal_at`] at the system clock.
+    /// [`Codec::seal`] for a `T: Serialize`: a view token.
     pub fn seal<T: Serialize + ?Sized>(
         &self,
         value: &T,
         bind: Option<&str>,
     ) -> Result<String, SealValueError> {
-        self.seal_at(value, bind, crate::clock::system_now_ms())
+        self.codec
+            .seal(&to_json(value)?, bind)
+            .map_err(SealValueError::Codec)
     }
-    /// [`Typed::seal_request_state_at`] at the system clock.
+
+    /// [`Codec::seal_request_state`] for a `T: Serialize`.
     pub fn seal_request_state<T: Serialize + ?Sized>(
         &self,
         value: &T,
         tool: &str,
         bind: Option<&str>,
     ) -> Result<String, SealValueError> {
-        self.seal_request_state_at(value, tool, bind, crate::clock::system_now_ms())
+        self.codec
+            .seal_request_state(&to_json(value)?, tool, bind)
+            .map_err(SealValueError::Codec)
     }
-    /// [`Typed::mint_at`] at the system clock.
+
+    /// [`Codec::mint`] for a `T: Serialize`: a raw v1 token, as the SDK's `mint`.
     pub fn mint<T: Serialize + ?Sized>(
         &self,
         value: &T,
         bind: Option<&str>,
     ) -> Result<String, SealValueError> {
-        self.mint_at(value, bind, crate::clock::system_now_ms())
+        self.codec
+            .mint(&to_json(value)?, bind)
+            .map_err(SealValueError::Codec)
     }
-    /// [`Typed::open_at`] at the system clock.
+
+    /// [`Codec::open`] into a `T`.
     pub fn open<T: DeserializeOwned>(
         &self,
         token: &str,
         bind: Option<&str>,
     ) -> Result<T, OpenError> {
-        self.open_at(token, bind, crate::clock::system_now_ms())
+        from_json(self.codec.open(token, bind)?.payload_json())
     }
-    /// [`Typed::open_request_state_at`] at the system clock.
+
+    /// [`Codec::open_request_state`] into a `T`.
     pub fn open_request_state<T: DeserializeOwned>(
         &self,
         token: &str,
         tool: &str,
         bind: Option<&str>,
     ) -> Result<T, OpenError> {
-        self.open_request_state_at(token, tool, bind, crate::clock::system_now_ms())
+        from_json(
+            self.codec
+                .open_request_state(token, tool, bind)?
+                .payload_json(),
+        )
     }
-    /// [`Typed::verify_at`] at the system clock.
+
+    /// [`Codec::verify`] into a `T`: the whole `p` of a raw v1 token.
     pub fn verify<T: DeserializeOwned>(
         &self,
         token: &str,
         bind: Option<&str>,
     ) -> Result<T, OpenError> {
-        self.verify_at(token, bind, crate::clock::system_now_ms())
+        from_json(self.codec.verify(token, bind)?.payload_json())
     }
 }

@@ -152,7 +152,6 @@ fn a_tampered_token_exits_1_with_reason_mac() {
 
 #[test]
 fn every_refusal_reason_reaches_stderr() {
-    let c = codec(KEY);
     let reason = |args: &[&str]| {
         let out = run(Some(KEY), args);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
@@ -163,10 +162,12 @@ fn every_refusal_reason_reaches_stderr() {
         v["reason"].as_str().unwrap().to_string()
     };
     let view = stdout(&run(Some(KEY), &["seal", "--bind", "alice", GAME]));
-    // Sealed by the library an hour ago with the default 10-minute lifetime.
-    let old = c
-        .seal_at(GAME, None, (common::NOW_MS as i64 - 3_600_000) as f64)
-        .unwrap();
+    // Sealed by the library an hour before the tests' clock, with the
+    // default 10-minute lifetime.
+    let old = common::at(common::NOW_MS - 3_600_000.0, || {
+        common::codec_with(&[KEY.as_bytes()], |_| {}).seal(GAME, None)
+    })
+    .unwrap();
     assert_eq!(reason(&["verify", "v1.abc"]), "malformed");
     assert_eq!(reason(&["verify", &old]), "expired");
     assert_eq!(reason(&["verify", "--bind", "bob", &view]), "bind");
@@ -213,7 +214,10 @@ fn inspect_shows_what_the_token_claims_unverified() {
     assert!((now + 590..=now + 600).contains(&exp), "{exp} vs {now}");
 
     // An old raw token reads as expired; a forged one reads just the same.
-    let old = codec(KEY).mint_at("null", None, 1_000_000.0).unwrap();
+    let old = common::at(1_000_000.0, || {
+        common::codec_with(&[KEY.as_bytes()], |_| {}).mint("null", None)
+    })
+    .unwrap();
     let text = stdout(&run(None, &["inspect", &old]));
     assert!(text.contains("purpose  none (raw v1 token)"), "{text}");
     assert!(text.contains("expired"), "{text}");

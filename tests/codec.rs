@@ -4,16 +4,10 @@
 
 mod common;
 
-use common::{KEY, KEY2, NOW_MS};
+use common::{codec_with, KEY, KEY2, NOW_MS};
 use mcp_sealed_state::{
     Codec, CodecOptions, Reason, SealedStateError, SEALED_STATE_INVALID_MESSAGE,
 };
-
-fn codec_with(keys: &[&[u8]], f: impl FnOnce(&mut CodecOptions<Vec<u8>>)) -> Codec {
-    let mut o = CodecOptions::with_keys(keys.iter().map(|k| k.to_vec()).collect());
-    f(&mut o);
-    Codec::new(o).unwrap()
-}
 
 fn codec() -> Codec {
     codec_with(&[KEY], |_| {})
@@ -34,12 +28,9 @@ const GAME: &str = r#"{"board":[0,0,0,0,0,0,0,0,0],"turn":1}"#;
 #[test]
 fn round_trip_returns_the_exact_payload_json() {
     let c = codec();
-    let t = c.seal_at(GAME, None, NOW_MS).unwrap();
-    assert_eq!(c.open_at(&t, None, NOW_MS).unwrap().payload_json(), GAME);
-    assert_eq!(
-        c.open_at(&t, None, NOW_MS).unwrap().into_payload_json(),
-        GAME
-    );
+    let t = c.seal(GAME, None).unwrap();
+    assert_eq!(c.open(&t, None).unwrap().payload_json(), GAME);
+    assert_eq!(c.open(&t, None).unwrap().into_payload_json(), GAME);
 }
 
 #[test]
@@ -53,20 +44,20 @@ fn reason_malformed() {
         "v1.e30.AAAA.AAAA",
         "v1.e3=.AAAA",
     ] {
-        assert_eq!(reason(c.open_at(t, None, NOW_MS)), Reason::Malformed, "{t}");
+        assert_eq!(reason(c.open(t, None)), Reason::Malformed, "{t}");
     }
 }
 
 #[test]
 fn reason_mac() {
     let c = codec();
-    let t = c.seal_at(GAME, None, NOW_MS).unwrap();
+    let t = c.seal(GAME, None).unwrap();
     let other = codec_with(&[KEY2], |_| {});
-    assert_eq!(reason(other.open_at(&t, None, NOW_MS)), Reason::Mac);
+    assert_eq!(reason(other.open(&t, None)), Reason::Mac);
     let (head, mac) = t.rsplit_once('.').unwrap();
     let flipped = if mac.starts_with('A') { "B" } else { "A" };
     assert_eq!(
-        reason(c.open_at(&format!("{head}.{flipped}{}", &mac[1..]), None, NOW_MS)),
+        reason(c.open(&format!("{head}.{flipped}{}", &mac[1..]), None)),
         Reason::Mac
     );
 }
@@ -74,16 +65,19 @@ fn reason_mac() {
 #[test]
 fn reason_expired_with_exp_floor_now_plus_ttl_and_leeway() {
     let c = codec_with(&[KEY], |o| o.ttl_seconds = 10);
-    let t = c.seal_at(GAME, None, 1_000_999.0).unwrap(); // floor(1000.999) + 10 = 1010
+    let t = common::at(1_000_999.0, || c.seal(GAME, None)).unwrap(); // floor(1000.999) + 10 = 1010
     assert!(
-        c.open_at(&t, None, 1_010_999.0).is_ok(),
+        common::at(1_010_999.0, || c.open(&t, None)).is_ok(),
         "exp itself is still valid"
     );
-    assert_eq!(reason(c.open_at(&t, None, 1_011_000.0)), Reason::Expired);
-    let lenient = codec_with(&[KEY], |o| o.leeway_seconds = 5);
-    assert!(lenient.open_at(&t, None, 1_015_999.0).is_ok());
     assert_eq!(
-        reason(lenient.open_at(&t, None, 1_016_000.0)),
+        reason(common::at(1_011_000.0, || c.open(&t, None))),
+        Reason::Expired
+    );
+    let lenient = codec_with(&[KEY], |o| o.leeway_seconds = 5);
+    assert!(common::at(1_015_999.0, || lenient.open(&t, None)).is_ok());
+    assert_eq!(
+        reason(common::at(1_016_000.0, || lenient.open(&t, None))),
         Reason::Expired
     );
 }
@@ -91,42 +85,39 @@ fn reason_expired_with_exp_floor_now_plus_ttl_and_leeway() {
 #[test]
 fn reason_bind_in_both_directions_of_drift() {
     let c = codec();
-    let bound = c.seal_at(GAME, Some("alice"), NOW_MS).unwrap();
-    let unbound = c.seal_at(GAME, None, NOW_MS).unwrap();
-    assert!(c.open_at(&bound, Some("alice"), NOW_MS).is_ok());
-    assert_eq!(reason(c.open_at(&bound, Some("bob"), NOW_MS)), Reason::Bind);
-    assert_eq!(reason(c.open_at(&bound, None, NOW_MS)), Reason::Bind);
-    assert_eq!(
-        reason(c.open_at(&unbound, Some("alice"), NOW_MS)),
-        Reason::Bind
-    );
+    let bound = c.seal(GAME, Some("alice")).unwrap();
+    let unbound = c.seal(GAME, None).unwrap();
+    assert!(c.open(&bound, Some("alice")).is_ok());
+    assert_eq!(reason(c.open(&bound, Some("bob"))), Reason::Bind);
+    assert_eq!(reason(c.open(&bound, None)), Reason::Bind);
+    assert_eq!(reason(c.open(&unbound, Some("alice"))), Reason::Bind);
 }
 
 #[test]
 fn reason_purpose_and_tool() {
     let c = codec();
-    let view = c.seal_at(GAME, None, NOW_MS).unwrap();
-    let rs = c.seal_request_state_at(GAME, "move", None, NOW_MS).unwrap();
-    let raw = c.mint_at(GAME, None, NOW_MS).unwrap();
+    let view = c.seal(GAME, None).unwrap();
+    let rs = c.seal_request_state(GAME, "move", None).unwrap();
+    let raw = c.mint(GAME, None).unwrap();
     assert_eq!(
-        c.open_request_state_at(&rs, "move", None, NOW_MS)
+        c.open_request_state(&rs, "move", None)
             .unwrap()
             .payload_json(),
         GAME
     );
     assert_eq!(
-        reason(c.open_request_state_at(&rs, "start", None, NOW_MS)),
+        reason(c.open_request_state(&rs, "start", None)),
         Reason::Purpose
     );
-    assert_eq!(reason(c.open_at(&rs, None, NOW_MS)), Reason::Purpose);
+    assert_eq!(reason(c.open(&rs, None)), Reason::Purpose);
     assert_eq!(
-        reason(c.open_request_state_at(&view, "move", None, NOW_MS)),
+        reason(c.open_request_state(&view, "move", None)),
         Reason::Purpose
     );
-    assert_eq!(reason(c.open_at(&raw, None, NOW_MS)), Reason::Purpose);
+    assert_eq!(reason(c.open(&raw, None)), Reason::Purpose);
     // verify (raw) sees the purpose envelope as the payload
     assert_eq!(
-        c.verify_at(&view, None, NOW_MS).unwrap().payload_json(),
+        c.verify(&view, None).unwrap().payload_json(),
         format!(r#"{{"p":"v","d":{GAME}}}"#)
     );
 }
@@ -137,15 +128,18 @@ fn steps_run_in_spec_order() {
     // wrongly bound one as `expired`, a wrongly bound view token opened as
     // requestState as `bind`: the earlier step wins.
     let c = codec();
-    let t = c.seal_at(GAME, Some("alice"), NOW_MS).unwrap();
+    let t = c.seal(GAME, Some("alice")).unwrap();
     let later = NOW_MS + 3_600_000.0;
     assert_eq!(
-        reason(codec_with(&[KEY2], |_| {}).open_at(&t, Some("bob"), later)),
+        reason(common::at(later, || codec_with(&[KEY2], |_| {}).open(&t, Some("bob")))),
         Reason::Mac
     );
-    assert_eq!(reason(c.open_at(&t, Some("bob"), later)), Reason::Expired);
     assert_eq!(
-        reason(c.open_request_state_at(&t, "move", Some("bob"), NOW_MS)),
+        reason(common::at(later, || c.open(&t, Some("bob")))),
+        Reason::Expired
+    );
+    assert_eq!(
+        reason(c.open_request_state(&t, "move", Some("bob"))),
         Reason::Bind
     );
 }
@@ -154,30 +148,27 @@ fn steps_run_in_spec_order() {
 fn rotation_first_key_seals_every_key_opens_bind_uses_the_matching_key() {
     let old = codec_with(&[KEY2], |_| {});
     let rotated = codec_with(&[KEY, KEY2], |_| {});
-    let t_old = old.seal_at(GAME, Some("alice"), NOW_MS).unwrap();
-    assert!(rotated.open_at(&t_old, Some("alice"), NOW_MS).is_ok());
-    assert_eq!(
-        reason(rotated.open_at(&t_old, Some("bob"), NOW_MS)),
-        Reason::Bind
-    );
-    let t_new = rotated.seal_at(GAME, None, NOW_MS).unwrap();
+    let t_old = old.seal(GAME, Some("alice")).unwrap();
+    assert!(rotated.open(&t_old, Some("alice")).is_ok());
+    assert_eq!(reason(rotated.open(&t_old, Some("bob"))), Reason::Bind);
+    let t_new = rotated.seal(GAME, None).unwrap();
     assert!(
-        codec().open_at(&t_new, None, NOW_MS).is_ok(),
+        codec().open(&t_new, None).is_ok(),
         "the first key sealed it"
     );
-    assert_eq!(reason(old.open_at(&t_new, None, NOW_MS)), Reason::Mac);
+    assert_eq!(reason(old.open(&t_new, None)), Reason::Mac);
 }
 
 #[test]
 fn oversize_tokens_are_refused_as_malformed_even_when_genuine() {
     let c = codec();
-    let t = c.seal_at(GAME, None, NOW_MS).unwrap();
+    let t = c.seal(GAME, None).unwrap();
     let strict = codec_with(&[KEY], |o| o.max_token_bytes = t.len() - 1);
     // A genuine token one byte over the limit is refused at the shape step,
     // which runs before any hashing: the reason is `malformed`, not `mac`.
-    assert_eq!(reason(strict.open_at(&t, None, NOW_MS)), Reason::Malformed);
+    assert_eq!(reason(strict.open(&t, None)), Reason::Malformed);
     assert!(codec_with(&[KEY], |o| o.max_token_bytes = t.len())
-        .open_at(&t, None, NOW_MS)
+        .open(&t, None)
         .is_ok());
 }
 
@@ -186,10 +177,10 @@ fn sealing_refuses_a_token_the_codec_could_not_open() {
     let c = codec_with(&[KEY], |o| o.max_token_bytes = 200);
     let big = format!("\"{}\"", "x".repeat(200));
     assert!(matches!(
-        c.seal_at(&big, None, NOW_MS),
+        c.seal(&big, None),
         Err(mcp_sealed_state::SealError::TokenTooLarge { max_bytes: 200, .. })
     ));
-    assert!(c.seal_at("1", None, NOW_MS).is_ok());
+    assert!(c.seal("1", None).is_ok());
 }
 
 #[test]
@@ -222,12 +213,9 @@ fn keys_are_checked_at_construction() {
 fn seal_refuses_payloads_that_are_not_json() {
     let c = codec();
     for bad in ["", "{", "undefined", "{'a':1}", "[1,]"] {
-        assert!(c.seal_at(bad, None, NOW_MS).is_err(), "{bad}");
-        assert!(c.mint_at(bad, None, NOW_MS).is_err(), "{bad}");
-        assert!(
-            c.seal_request_state_at(bad, "move", None, NOW_MS).is_err(),
-            "{bad}"
-        );
+        assert!(c.seal(bad, None).is_err(), "{bad}");
+        assert!(c.mint(bad, None).is_err(), "{bad}");
+        assert!(c.seal_request_state(bad, "move", None).is_err(), "{bad}");
     }
 }
 
@@ -250,38 +238,38 @@ fn reason_codes_are_spelled_as_spec_says() {
 fn a_clock_that_cannot_be_read_is_refused_never_read_as_the_epoch() {
     let c = codec();
     let expired = codec_with(&[KEY], |o| o.ttl_seconds = -10)
-        .seal_at("1", None, NOW_MS)
+        .seal("1", None)
         .unwrap();
-    let fresh = c.seal_at("1", None, NOW_MS).unwrap();
+    let fresh = c.seal("1", None).unwrap();
     for bad in [f64::NAN, f64::NEG_INFINITY, f64::INFINITY, -1e300, 1e300] {
         // NaN cast to an integer is the epoch, -inf is i64::MIN: both made
         // this expired token open.
         assert_eq!(
-            reason(c.open_at(&expired, None, bad)),
+            reason(common::at(bad, || c.open(&expired, None))),
             Reason::Expired,
             "{bad}"
         );
         assert_eq!(
-            reason(c.open_at(&fresh, None, bad)),
+            reason(common::at(bad, || c.open(&fresh, None))),
             Reason::Expired,
             "{bad}"
         );
         assert_eq!(
-            reason(c.verify_at(&fresh, None, bad)),
+            reason(common::at(bad, || c.verify(&fresh, None))),
             Reason::Expired,
             "{bad}"
         );
         assert_eq!(
-            c.seal_at("1", None, bad),
+            common::at(bad, || c.seal("1", None)),
             Err(mcp_sealed_state::SealError::InvalidClock),
             "{bad}"
         );
         assert_eq!(
-            c.seal_request_state_at("1", "t", None, bad),
+            common::at(bad, || c.seal_request_state("1", "t", None)),
             Err(mcp_sealed_state::SealError::InvalidClock)
         );
         assert_eq!(
-            c.mint_at("1", None, bad),
+            common::at(bad, || c.mint("1", None)),
             Err(mcp_sealed_state::SealError::InvalidClock)
         );
     }
@@ -293,9 +281,9 @@ fn every_sealer_checks_its_payload() {
     let c = codec();
     for bad in ["", "{", "{\"a\":1}x", "undefined"] {
         for sealed in [
-            c.seal_at(bad, None, NOW_MS),
-            c.seal_request_state_at(bad, "t", None, NOW_MS),
-            c.mint_at(bad, Some("u"), NOW_MS),
+            c.seal(bad, None),
+            c.seal_request_state(bad, "t", None),
+            c.mint(bad, Some("u")),
         ] {
             assert_eq!(
                 sealed,

@@ -26,7 +26,7 @@ use mcp_sealed_state::codec::DEFAULT_MAX_TOKEN_BYTES;
 use mcp_sealed_state::internals::wire;
 use mcp_sealed_state::reader::MAX_READ_BYTES;
 use mcp_sealed_state::{
-    read_token_unverified, Codec, CodecOptions, Purpose, Reason, SealedStateError, TokenView,
+    read_token_unverified, Codec, Purpose, Reason, SealedStateError, TokenView,
     SEALED_STATE_INVALID_MESSAGE,
 };
 use sha2::Sha256;
@@ -40,16 +40,17 @@ const BIND_LABEL: &[u8] = b"mcp.requestState.bind:";
 
 // ---- helpers -----------------------------------------------------------
 
-fn codec_with(keys: Vec<&[u8]>, leeway: i64, max: usize) -> Codec {
-    let mut o = CodecOptions::with_keys(keys);
-    o.leeway_seconds = leeway;
-    o.max_token_bytes = max;
-    Codec::new(o).unwrap()
+/// Keys `keys`, a leeway and a size limit.
+fn codec_with(keys: &[&[u8]], leeway: i64, max: usize) -> Codec {
+    common::codec_with(keys, |o| {
+        o.leeway_seconds = leeway;
+        o.max_token_bytes = max;
+    })
 }
 
 /// Key `KEY`, default size limit, no leeway.
 fn codec() -> Codec {
-    codec_with(vec![KEY], 0, DEFAULT_MAX_TOKEN_BYTES)
+    codec_with(&[KEY], 0, DEFAULT_MAX_TOKEN_BYTES)
 }
 
 fn hmac(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
@@ -108,18 +109,16 @@ fn reason<T: std::fmt::Debug>(r: Result<T, SealedStateError>) -> Reason {
 }
 
 fn open_view(c: &Codec, t: &str, bind: Option<&str>) -> Result<String, SealedStateError> {
-    c.open_at(t, bind, NOW_MS)
-        .map(|o| o.payload_json().to_owned())
+    c.open(t, bind).map(|o| o.payload_json().to_owned())
 }
 
 fn open_rs(c: &Codec, t: &str, tool: &str, bind: Option<&str>) -> Result<String, SealedStateError> {
-    c.open_request_state_at(t, tool, bind, NOW_MS)
+    c.open_request_state(t, tool, bind)
         .map(|o| o.payload_json().to_owned())
 }
 
 fn verify(c: &Codec, t: &str, bind: Option<&str>) -> Result<String, SealedStateError> {
-    c.verify_at(t, bind, NOW_MS)
-        .map(|o| o.payload_json().to_owned())
+    c.verify(t, bind).map(|o| o.payload_json().to_owned())
 }
 
 /// Refused at step 1 (shape): as view, requestState and raw, and with a
@@ -159,9 +158,7 @@ fn view_env(d: &str) -> String {
 
 /// A genuine view token of `KEY` (sealed by the crate).
 fn good_view() -> String {
-    codec()
-        .seal_at("{\"board\":[0,1,2]}", None, NOW_MS)
-        .unwrap()
+    codec().seal("{\"board\":[0,1,2]}", None).unwrap()
 }
 
 fn read(t: &str) -> TokenView {
@@ -370,7 +367,7 @@ fn row19_over_1_mib_refused_before_hashing() {
     // (a codec with a larger limit opens the very same token).
     let t = view_token_of_len(MAX_READ_BYTES + 1);
     assert!(t.len() > DEFAULT_MAX_TOKEN_BYTES);
-    let payload = open_view(&codec_with(vec![KEY], 0, 2 << 20), &t, None).unwrap();
+    let payload = open_view(&codec_with(&[KEY], 0, 2 << 20), &t, None).unwrap();
     assert!(payload.len() > 780_000 && payload.starts_with("\"aaa"));
     assert_eq!(reason(open_view(&codec(), &t, None)), Reason::Malformed);
     // With a WRONG MAC the answer is still malformed, not mac: the MAC step,
@@ -385,9 +382,9 @@ fn row19_over_1_mib_refused_before_hashing() {
         Err(Reason::Malformed)
     );
     // The configurable limit is exact: at the limit it opens, one byte under it refuses.
-    let at_limit = codec_with(vec![KEY], 0, t.len());
+    let at_limit = codec_with(&[KEY], 0, t.len());
     assert!(open_view(&at_limit, &t, None).is_ok());
-    let under = codec_with(vec![KEY], 0, t.len() - 1);
+    let under = codec_with(&[KEY], 0, t.len() - 1);
     assert_eq!(reason(open_view(&under, &t, None)), Reason::Malformed);
     // The reader's limit is 1 MiB, inclusive: one byte over is refused, one under is read.
     assert_eq!(read_token_unverified(&t), Err(MALFORMED));
@@ -402,7 +399,7 @@ fn row20_100_mib_refused_before_hashing() {
     assert!(t.len() > 100 << 20);
     // malformed (step 1), not mac (step 2): no key was used.
     for max in [DEFAULT_MAX_TOKEN_BYTES, 1 << 20, (100 << 20) - 1] {
-        let c = codec_with(vec![KEY], 0, max);
+        let c = codec_with(&[KEY], 0, max);
         assert_eq!(reason(open_view(&c, &t, None)), Reason::Malformed);
         assert_eq!(reason(verify(&c, &t, None)), Reason::Malformed);
     }
@@ -451,7 +448,7 @@ fn row22_wrong_mac_right_length() {
 #[test]
 fn row23_wrong_key() {
     let t = good_view();
-    let other = codec_with(vec![KEY2], 0, DEFAULT_MAX_TOKEN_BYTES);
+    let other = codec_with(&[KEY2], 0, DEFAULT_MAX_TOKEN_BYTES);
     assert_eq!(reason(open_view(&other, &t, None)), Reason::Mac);
 }
 
@@ -459,15 +456,15 @@ fn row23_wrong_key() {
 fn row24_token_of_a_rotated_out_key() {
     // Sealed under KEY; the server rotates to [KEY2, KEY], then drops KEY.
     let t = good_view();
-    let rotating = codec_with(vec![KEY2, KEY], 0, DEFAULT_MAX_TOKEN_BYTES);
+    let rotating = codec_with(&[KEY2, KEY], 0, DEFAULT_MAX_TOKEN_BYTES);
     assert_eq!(
         open_view(&rotating, &t, None).unwrap(),
         "{\"board\":[0,1,2]}"
     );
-    let rotated = codec_with(vec![KEY2], 0, DEFAULT_MAX_TOKEN_BYTES);
+    let rotated = codec_with(&[KEY2], 0, DEFAULT_MAX_TOKEN_BYTES);
     assert_eq!(reason(open_view(&rotated, &t, None)), Reason::Mac);
     // New tokens are sealed with the first key only.
-    let new = rotating.seal_at("1", None, NOW_MS).unwrap();
+    let new = rotating.seal("1", None).unwrap();
     assert_eq!(reason(open_view(&codec(), &new, None)), Reason::Mac);
     assert_eq!(open_view(&rotated, &new, None).unwrap(), "1");
 }
@@ -565,7 +562,7 @@ fn row30_json_nested_10000_deep_signed_opens() {
         assert_eq!(open_view(&c, &t, None).unwrap(), d);
         assert_eq!(read(&t).payload_json(), d);
         // The crate seals it too.
-        let sealed = c.seal_at(&d, None, NOW_MS).unwrap();
+        let sealed = c.seal(&d, None).unwrap();
         assert_eq!(open_view(&c, &sealed, None).unwrap(), d);
     }
     // And as the whole envelope: 10,000 levels inside `p` of a raw token.
@@ -704,11 +701,7 @@ fn row42_exp_negative_is_expired() {
     assert_eq!(read(&t).exp, -1);
     let t = exp_row(&i64::MIN.to_string());
     assert_after_mac(&t, Reason::Expired, |t| {
-        open_view(
-            &codec_with(vec![KEY], 100, DEFAULT_MAX_TOKEN_BYTES),
-            t,
-            None,
-        )
+        open_view(&codec_with(&[KEY], 100, DEFAULT_MAX_TOKEN_BYTES), t, None)
     });
 }
 
@@ -729,7 +722,7 @@ fn row44_exp_beyond_i64() {
 #[test]
 fn row45_exp_i64_max_does_not_overflow_with_leeway() {
     let t = exp_row(&i64::MAX.to_string());
-    let lenient = codec_with(vec![KEY], i64::MAX, DEFAULT_MAX_TOKEN_BYTES);
+    let lenient = codec_with(&[KEY], i64::MAX, DEFAULT_MAX_TOKEN_BYTES);
     assert_eq!(open_view(&lenient, &t, None).unwrap(), "1");
     assert_eq!(read(&t).exp, i64::MAX);
 }
@@ -751,7 +744,7 @@ fn row47_expired_by_one_second() {
         open_view(&c, &exp_row(&NOW_S.to_string()), None).unwrap(),
         "1"
     );
-    let lenient = codec_with(vec![KEY], 1, DEFAULT_MAX_TOKEN_BYTES);
+    let lenient = codec_with(&[KEY], 1, DEFAULT_MAX_TOKEN_BYTES);
     assert_eq!(open_view(&lenient, &t, None).unwrap(), "1");
 }
 
@@ -779,8 +772,8 @@ fn row49_unknown_members_are_ignored() {
 #[test]
 fn row50_expired_wins_over_bind_and_purpose() {
     // An expired token with the wrong bind and purpose says `expired`.
-    let c = codec_with(vec![KEY], 0, DEFAULT_MAX_TOKEN_BYTES);
-    let t = c.seal_at("1", Some("alice"), NOW_MS - 601_000.0).unwrap();
+    let c = codec_with(&[KEY], 0, DEFAULT_MAX_TOKEN_BYTES);
+    let t = common::at(NOW_MS - 601_000.0, || c.seal("1", Some("alice"))).unwrap();
     assert_after_mac(&t, Reason::Expired, |t| open_rs(&c, t, "move", None));
 }
 
@@ -789,7 +782,7 @@ fn row50_expired_wins_over_bind_and_purpose() {
 #[test]
 fn row51_bound_token_opened_without_bind() {
     let c = codec();
-    let t = c.seal_at("1", Some("alice"), NOW_MS).unwrap();
+    let t = c.seal("1", Some("alice")).unwrap();
     assert_after_mac(&t, Reason::Bind, |t| open_view(&c, t, None));
     assert!(read(&t).bound);
 }
@@ -797,7 +790,7 @@ fn row51_bound_token_opened_without_bind() {
 #[test]
 fn row52_unbound_token_opened_with_bind() {
     let c = codec();
-    let t = c.seal_at("1", None, NOW_MS).unwrap();
+    let t = c.seal("1", None).unwrap();
     assert_after_mac(&t, Reason::Bind, |t| open_view(&c, t, Some("alice")));
     assert_after_mac(&t, Reason::Bind, |t| open_view(&c, t, Some("")));
     assert!(!read(&t).bound);
@@ -806,12 +799,12 @@ fn row52_unbound_token_opened_with_bind() {
 #[test]
 fn row53_bound_to_someone_else() {
     let c = codec();
-    let t = c.seal_at("1", Some("alice"), NOW_MS).unwrap();
+    let t = c.seal("1", Some("alice")).unwrap();
     for other in ["bob", "alice ", "Alice", "", "alice\0"] {
         assert_after_mac(&t, Reason::Bind, |t| open_view(&c, t, Some(other)));
     }
     // The empty string is a binding too.
-    let t = c.seal_at("1", Some(""), NOW_MS).unwrap();
+    let t = c.seal("1", Some("")).unwrap();
     assert_eq!(open_view(&c, &t, Some("")).unwrap(), "1");
     assert_after_mac(&t, Reason::Bind, |t| open_view(&c, t, None));
 }
@@ -877,7 +870,7 @@ fn row56_bind_tag_non_canonical_or_escaped() {
 fn row57_bind_tag_of_another_key_in_the_rotation() {
     // The bind tag is checked with the key whose MAC matched: a tag made with
     // another key of the same rotation does not pass.
-    let rotating = codec_with(vec![KEY, KEY2], 0, DEFAULT_MAX_TOKEN_BYTES);
+    let rotating = codec_with(&[KEY, KEY2], 0, DEFAULT_MAX_TOKEN_BYTES);
     let t = bound_env(&format!("\"{}\"", bind_tag(KEY2, "alice")));
     assert_after_mac(&t, Reason::Bind, |t| open_view(&rotating, t, Some("alice")));
     let t = bound_env(&format!("\"{}\"", bind_tag(KEY, "alice")));
@@ -927,9 +920,7 @@ fn row59_purpose_envelope_missing_d_or_o() {
 #[test]
 fn row60_mrtr_token_for_another_tool() {
     let c = codec();
-    let t = c
-        .seal_request_state_at("{\"step\":2}", "move", None, NOW_MS)
-        .unwrap();
+    let t = c.seal_request_state("{\"step\":2}", "move", None).unwrap();
     assert_eq!(open_rs(&c, &t, "move", None).unwrap(), "{\"step\":2}");
     for other in ["start", "Move", "move ", "mov", "", "move\0"] {
         assert_after_mac(&t, Reason::Purpose, |t| open_rs(&c, t, other, None));
@@ -947,7 +938,7 @@ fn row61_view_token_as_request_state() {
 #[test]
 fn row62_request_state_as_view_token() {
     let c = codec();
-    let t = c.seal_request_state_at("1", "move", None, NOW_MS).unwrap();
+    let t = c.seal_request_state("1", "move", None).unwrap();
     assert_after_mac(&t, Reason::Purpose, |t| open_view(&c, t, None));
     assert!(read(&t).purpose.tool().is_some());
 }
@@ -955,7 +946,7 @@ fn row62_request_state_as_view_token() {
 #[test]
 fn row63_raw_token_as_view_or_request_state() {
     let c = codec();
-    let t = c.mint_at("{\"board\":[1]}", None, NOW_MS).unwrap();
+    let t = c.mint("{\"board\":[1]}", None).unwrap();
     assert_after_mac(&t, Reason::Purpose, |t| open_view(&c, t, None));
     assert_after_mac(&t, Reason::Purpose, |t| open_rs(&c, t, "move", None));
     assert_eq!(verify(&c, &t, None).unwrap(), "{\"board\":[1]}");
@@ -980,7 +971,7 @@ fn row65_lone_surrogate_in_the_payload() {
         "\"\\ud800\"",
         "{\"s\":\"a\\udc00b\",\"\\udbff\":[\"\\ud83d\"]}",
     ] {
-        let t = c.seal_at(d, None, NOW_MS).unwrap();
+        let t = c.seal(d, None).unwrap();
         assert_eq!(open_view(&c, &t, None).unwrap(), d);
         assert_eq!(read(&t).payload_json(), d);
         let t = signed_env(view_env(d).as_bytes());
@@ -1046,12 +1037,11 @@ fn row70_codec_errors_never_name_the_step() {
     let c = codec();
     let t = good_view();
     let errors = [
-        c.open_at("", None, NOW_MS).unwrap_err(),
-        c.open_at(&mac_broken(&t), None, NOW_MS).unwrap_err(),
-        c.open_at(&t, None, NOW_MS + 1e9).unwrap_err(),
-        c.open_at(&t, Some("x"), NOW_MS).unwrap_err(),
-        c.open_request_state_at(&t, "move", None, NOW_MS)
-            .unwrap_err(),
+        c.open("", None).unwrap_err(),
+        c.open(&mac_broken(&t), None).unwrap_err(),
+        common::at(NOW_MS + 1e9, || c.open(&t, None)).unwrap_err(),
+        c.open(&t, Some("x")).unwrap_err(),
+        c.open_request_state(&t, "move", None).unwrap_err(),
     ];
     let reasons: Vec<Reason> = errors.iter().map(|e| e.reason()).collect();
     assert_eq!(
@@ -1079,9 +1069,9 @@ fn row70_codec_errors_never_name_the_step() {
 #[test]
 fn regression_seal_request_state_refuses_a_token_over_the_limit() {
     use mcp_sealed_state::SealError;
-    let c = codec_with(vec![KEY], 0, 3000);
+    let c = codec_with(&[KEY], 0, 3000);
     let tool = "\0".repeat(400); // each NUL is written as \u0000: 2,400 bytes of JSON
-    let sealed = c.seal_request_state_at("1", &tool, None, NOW_MS);
+    let sealed = c.seal_request_state("1", &tool, None);
     match sealed {
         Err(SealError::TokenTooLarge { bytes, max_bytes }) => {
             assert!(bytes > 3000 && max_bytes == 3000)
@@ -1091,18 +1081,18 @@ fn regression_seal_request_state_refuses_a_token_over_the_limit() {
     // The same limit, the same answer, for every way of sealing.
     let big = format!("\"{}\"", "x".repeat(3000));
     assert!(matches!(
-        c.seal_at(&big, None, NOW_MS),
+        c.seal(&big, None),
         Err(SealError::TokenTooLarge { .. })
     ));
     assert!(matches!(
-        c.mint_at(&big, None, NOW_MS),
+        c.mint(&big, None),
         Err(SealError::TokenTooLarge { .. })
     ));
     assert!(matches!(
-        c.seal_request_state_at(&big, "move", None, NOW_MS),
+        c.seal_request_state(&big, "move", None),
         Err(SealError::TokenTooLarge { .. })
     ));
     // Under the limit it seals and opens again.
-    let t = c.seal_request_state_at("1", "\0", None, NOW_MS).unwrap();
+    let t = c.seal_request_state("1", "\0", None).unwrap();
     assert_eq!(open_rs(&c, &t, "\0", None).unwrap(), "1");
 }

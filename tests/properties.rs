@@ -16,8 +16,8 @@
 
 mod common;
 
-use common::{sdk_vectors, KEY, KEY2, NOW_MS};
-use mcp_sealed_state::{read_token_unverified, Codec, CodecOptions, Purpose, Reason};
+use common::{sdk_vectors, KEY, KEY2};
+use mcp_sealed_state::{read_token_unverified, Codec, Purpose, Reason};
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
@@ -38,14 +38,12 @@ fn looks_purposed(payload: &str) -> bool {
     }
 }
 
-fn codec_with(keys: Vec<&[u8]>, ttl: i64) -> Codec {
-    let mut o = CodecOptions::with_keys(keys);
-    o.ttl_seconds = ttl;
-    Codec::new(o).unwrap()
+fn codec_with(keys: &[&[u8]], ttl: i64) -> Codec {
+    common::codec_with(keys, |o| o.ttl_seconds = ttl)
 }
 
 fn codec() -> Codec {
-    codec_with(vec![KEY], 600)
+    codec_with(&[KEY], 600)
 }
 
 /// Any JSON value: every scalar kind (strings with any unicode scalar,
@@ -125,17 +123,17 @@ proptest! {
 
     #[test]
     fn round_trip(payload in payload_json(), bind in bind(), ttl in ttl(), tool in tool()) {
-        let c = codec_with(vec![KEY], ttl);
+        let c = codec_with(&[KEY], ttl);
         let b = bind.as_deref();
         let exp = NOW_S.saturating_add(ttl);
-        let view = c.seal_at(&payload, b, NOW_MS).unwrap();
-        let rs = c.seal_request_state_at(&payload, &tool, b, NOW_MS).unwrap();
-        let raw = c.mint_at(&payload, b, NOW_MS).unwrap();
+        let view = c.seal(&payload, b).unwrap();
+        let rs = c.seal_request_state(&payload, &tool, b).unwrap();
+        let raw = c.mint(&payload, b).unwrap();
 
         let opened = [
-            c.open_at(&view, b, NOW_MS),
-            c.open_request_state_at(&rs, &tool, b, NOW_MS),
-            c.verify_at(&raw, b, NOW_MS),
+            c.open(&view, b),
+            c.open_request_state(&rs, &tool, b),
+            c.verify(&raw, b),
         ];
         for o in opened {
             if exp >= NOW_S {
@@ -148,8 +146,8 @@ proptest! {
         // Open through the last millisecond of `exp`, expired one ms later.
         if (0..=10 * 365 * 86_400).contains(&ttl) {
             let last = exp as f64 * 1000.0 + 999.0;
-            prop_assert!(c.open_at(&view, b, last).is_ok());
-            prop_assert_eq!(reason(c.open_at(&view, b, last + 1.0)), Reason::Expired);
+            prop_assert!(common::at(last, || c.open(&view, b)).is_ok());
+            prop_assert_eq!(reason(common::at(last + 1.0, || c.open(&view, b))), Reason::Expired);
         }
 
         // The unverified reader gives the same payload and claims back.
@@ -174,8 +172,8 @@ proptest! {
     fn serde_json_reads_back_what_was_sealed(v in json_value()) {
         let c = codec();
         let text = serde_json::to_string(&v).unwrap();
-        let token = c.seal_at(&text, None, NOW_MS).unwrap();
-let opened = c.open_at(&token, None, NOW_MS).unwrap();
+        let token = c.seal(&text, None).unwrap();
+let opened = c.open(&token, None).unwrap();
         prop_assert_eq!(opened.payload_json(), text.as_str());
         // (Compared with serde_json's own reading of the text: its default
         // float parsing is not exact, so `v` itself may differ in the last bit.)
@@ -192,32 +190,32 @@ let opened = c.open_at(&token, None, NOW_MS).unwrap();
     ) {
         prop_assume!(other.as_slice() != KEY.as_slice());
         let c = codec();
-        let wrong = codec_with(vec![other.as_slice()], 600);
+        let wrong = codec_with(&[other.as_slice()], 600);
         let b = bind.as_deref();
-        let view = c.seal_at(&payload, b, NOW_MS).unwrap();
-        let rs = c.seal_request_state_at(&payload, &tool, b, NOW_MS).unwrap();
-        prop_assert_eq!(reason(wrong.open_at(&view, b, NOW_MS)), Reason::Mac);
-        prop_assert_eq!(reason(wrong.open_request_state_at(&rs, &tool, b, NOW_MS)), Reason::Mac);
-        prop_assert_eq!(reason(wrong.verify_at(&view, b, NOW_MS)), Reason::Mac);
+        let view = c.seal(&payload, b).unwrap();
+        let rs = c.seal_request_state(&payload, &tool, b).unwrap();
+        prop_assert_eq!(reason(wrong.open(&view, b)), Reason::Mac);
+        prop_assert_eq!(reason(wrong.open_request_state(&rs, &tool, b)), Reason::Mac);
+        prop_assert_eq!(reason(wrong.verify(&view, b)), Reason::Mac);
         // And a token of the other key does not open here.
-        let theirs = wrong.seal_at(&payload, b, NOW_MS).unwrap();
-        prop_assert_eq!(reason(c.open_at(&theirs, b, NOW_MS)), Reason::Mac);
+        let theirs = wrong.seal(&payload, b).unwrap();
+        prop_assert_eq!(reason(c.open(&theirs, b)), Reason::Mac);
     }
 
     #[test]
     fn wrong_purpose_is_refused(payload in payload_json(), bind in bind(), tool in tool()) {
         let c = codec();
         let b = bind.as_deref();
-        let view = c.seal_at(&payload, b, NOW_MS).unwrap();
-        let rs = c.seal_request_state_at(&payload, &tool, b, NOW_MS).unwrap();
-        prop_assert_eq!(reason(c.open_request_state_at(&view, &tool, b, NOW_MS)), Reason::Purpose);
-        prop_assert_eq!(reason(c.open_at(&rs, b, NOW_MS)), Reason::Purpose);
+        let view = c.seal(&payload, b).unwrap();
+        let rs = c.seal_request_state(&payload, &tool, b).unwrap();
+        prop_assert_eq!(reason(c.open_request_state(&view, &tool, b)), Reason::Purpose);
+        prop_assert_eq!(reason(c.open(&rs, b)), Reason::Purpose);
         // A raw token is neither, unless its payload is itself shaped like a
         // purpose envelope (see SECURITY.md).
         if !looks_purposed(&payload) {
-            let raw = c.mint_at(&payload, b, NOW_MS).unwrap();
-            prop_assert_eq!(reason(c.open_at(&raw, b, NOW_MS)), Reason::Purpose);
-            prop_assert_eq!(reason(c.open_request_state_at(&raw, &tool, b, NOW_MS)), Reason::Purpose);
+            let raw = c.mint(&payload, b).unwrap();
+            prop_assert_eq!(reason(c.open(&raw, b)), Reason::Purpose);
+            prop_assert_eq!(reason(c.open_request_state(&raw, &tool, b)), Reason::Purpose);
         }
     }
 
@@ -226,28 +224,28 @@ let opened = c.open_at(&token, None, NOW_MS).unwrap();
         prop_assume!(tool != other);
         let c = codec();
         let b = bind.as_deref();
-        let rs = c.seal_request_state_at(&payload, &tool, b, NOW_MS).unwrap();
-        prop_assert_eq!(reason(c.open_request_state_at(&rs, &other, b, NOW_MS)), Reason::Purpose);
+        let rs = c.seal_request_state(&payload, &tool, b).unwrap();
+        prop_assert_eq!(reason(c.open_request_state(&rs, &other, b)), Reason::Purpose);
         let longer = format!("{tool}x");
-        prop_assert_eq!(reason(c.open_request_state_at(&rs, &longer, b, NOW_MS)), Reason::Purpose);
+        prop_assert_eq!(reason(c.open_request_state(&rs, &longer, b)), Reason::Purpose);
     }
 
     #[test]
     fn bind_drift_is_refused(payload in payload_json(), bind in any::<String>(), other in any::<String>(), tool in tool()) {
         let c = codec();
         // bound, opened without a bind
-        let bound = c.seal_at(&payload, Some(&bind), NOW_MS).unwrap();
-        prop_assert_eq!(reason(c.open_at(&bound, None, NOW_MS)), Reason::Bind);
-        let bound_rs = c.seal_request_state_at(&payload, &tool, Some(&bind), NOW_MS).unwrap();
-        prop_assert_eq!(reason(c.open_request_state_at(&bound_rs, &tool, None, NOW_MS)), Reason::Bind);
+        let bound = c.seal(&payload, Some(&bind)).unwrap();
+        prop_assert_eq!(reason(c.open(&bound, None)), Reason::Bind);
+        let bound_rs = c.seal_request_state(&payload, &tool, Some(&bind)).unwrap();
+        prop_assert_eq!(reason(c.open_request_state(&bound_rs, &tool, None)), Reason::Bind);
         // unbound, opened with a bind
-        let unbound = c.seal_at(&payload, None, NOW_MS).unwrap();
-        prop_assert_eq!(reason(c.open_at(&unbound, Some(&other), NOW_MS)), Reason::Bind);
-        let unbound_raw = c.mint_at(&payload, None, NOW_MS).unwrap();
-        prop_assert_eq!(reason(c.verify_at(&unbound_raw, Some(&bind), NOW_MS)), Reason::Bind);
+        let unbound = c.seal(&payload, None).unwrap();
+        prop_assert_eq!(reason(c.open(&unbound, Some(&other))), Reason::Bind);
+        let unbound_raw = c.mint(&payload, None).unwrap();
+        prop_assert_eq!(reason(c.verify(&unbound_raw, Some(&bind))), Reason::Bind);
         // bound to another value
         if bind != other {
-            prop_assert_eq!(reason(c.open_at(&bound, Some(&other), NOW_MS)), Reason::Bind);
+            prop_assert_eq!(reason(c.open(&bound, Some(&other))), Reason::Bind);
         }
     }
 }
@@ -260,10 +258,10 @@ proptest! {
     fn tamper_anywhere_in_random_tokens(payload in small_payload(), bind in bind(), tool in tool()) {
         let c = codec();
         let b = bind.as_deref();
-        let view = c.seal_at(&payload, b, NOW_MS).unwrap();
-        let rs = c.seal_request_state_at(&payload, &tool, b, NOW_MS).unwrap();
-        let open_view = |t: &str| c.open_at(t, b, NOW_MS).is_ok();
-        let open_rs = |t: &str| c.open_request_state_at(t, &tool, b, NOW_MS).is_ok();
+        let view = c.seal(&payload, b).unwrap();
+        let rs = c.seal_request_state(&payload, &tool, b).unwrap();
+        let open_view = |t: &str| c.open(t, b).is_ok();
+        let open_rs = |t: &str| c.open_request_state(t, &tool, b).is_ok();
         prop_assert!(open_view(&view) && open_rs(&rs));
         let n = every_edit(&view, TOKEN_CHARS, &open_view);
         prop_assert_eq!(n.positions_missed(), 0);
@@ -355,7 +353,7 @@ type Opener = Box<dyn Fn(&str) -> bool>;
 fn tamper_every_position_of_sample_tokens() {
     let chars = all_chars();
     let c = codec();
-    let rotating = codec_with(vec![KEY2, KEY], 600);
+    let rotating = codec_with(&[KEY2, KEY], 600);
     let mut samples: Vec<(String, Opener)> = Vec::new();
     for (payload, bind) in [
         ("{\"board\":[0,0,0,0,0,0,0,0,0],\"turn\":1}", None),
@@ -363,30 +361,22 @@ fn tamper_every_position_of_sample_tokens() {
         ("\"é😀\\u2028\\ud800\"", Some("")),
         ("[1,-2.5e+21,{\"a\":{}}]", Some("ünïcødé principal")),
     ] {
-        let view = c.seal_at(payload, bind, NOW_MS).unwrap();
-        let rs = c
-            .seal_request_state_at(payload, "move", bind, NOW_MS)
-            .unwrap();
-        let raw = c.mint_at(payload, bind, NOW_MS).unwrap();
+        let view = c.seal(payload, bind).unwrap();
+        let rs = c.seal_request_state(payload, "move", bind).unwrap();
+        let raw = c.mint(payload, bind).unwrap();
         let (c1, c2, c3) = (c.clone(), c.clone(), rotating.clone());
         let b1 = bind.map(String::from);
         let (b2, b3) = (b1.clone(), b1.clone());
         samples.push((
             view.clone(),
-            Box::new(move |t| c1.open_at(t, b1.as_deref(), NOW_MS).is_ok()),
+            Box::new(move |t| c1.open(t, b1.as_deref()).is_ok()),
         ));
         samples.push((
             rs,
-            Box::new(move |t| {
-                c2.open_request_state_at(t, "move", b2.as_deref(), NOW_MS)
-                    .is_ok()
-            }),
+            Box::new(move |t| c2.open_request_state(t, "move", b2.as_deref()).is_ok()),
         ));
         // raw, opened by a codec with two keys (rotation): still nothing passes
-        samples.push((
-            raw,
-            Box::new(move |t| c3.verify_at(t, b3.as_deref(), NOW_MS).is_ok()),
-        ));
+        samples.push((raw, Box::new(move |t| c3.verify(t, b3.as_deref()).is_ok())));
     }
     // And tokens minted by the SDK, each opened with its own key (short ones).
     for v in sdk_vectors()
@@ -394,18 +384,18 @@ fn tamper_every_position_of_sample_tokens() {
         .filter(|v| v.token.len() <= 200)
         .step_by(6)
     {
-        let mut o = CodecOptions::with_keys(vec![v.key.clone()]);
-        o.ttl_seconds = v.ttl_seconds;
-        let vc = Codec::new(o).unwrap();
+        let vc = common::codec_with(&[&v.key], |o| o.ttl_seconds = v.ttl_seconds);
         let v2 = v.clone();
         samples.push((
             v.token.clone(),
             Box::new(move |t| {
                 let b = v2.bind.as_deref();
                 match v2.kind.as_str() {
-                    "raw" => vc.verify_at(t, b, v2.now_ms),
-                    "view" => vc.open_at(t, b, v2.now_ms),
-                    _ => vc.open_request_state_at(t, v2.tool.as_deref().unwrap(), b, v2.now_ms),
+                    "raw" => common::at(v2.now_ms, || vc.verify(t, b)),
+                    "view" => common::at(v2.now_ms, || vc.open(t, b)),
+                    _ => common::at(v2.now_ms, || {
+                        vc.open_request_state(t, v2.tool.as_deref().unwrap(), b)
+                    }),
                 }
                 .is_ok()
             }),

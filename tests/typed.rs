@@ -9,9 +9,9 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{sdk_vectors, KEY, KEY2, NOW_MS};
+use common::{codec_with, sdk_vectors, KEY, KEY2, NOW_MS};
 use mcp_sealed_state::typed::{OpenError, SealValueError};
-use mcp_sealed_state::{Codec, CodecOptions, Reason, TokenView, SEALED_STATE_INVALID_MESSAGE};
+use mcp_sealed_state::{Codec, Reason, TokenView, SEALED_STATE_INVALID_MESSAGE};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -37,12 +37,6 @@ struct Wizard {
     note: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     tags: Vec<String>,
-}
-
-fn codec_with(keys: &[&[u8]], f: impl FnOnce(&mut CodecOptions<Vec<u8>>)) -> Codec {
-    let mut o = CodecOptions::with_keys(keys.iter().map(|k| k.to_vec()).collect());
-    f(&mut o);
-    Codec::new(o).unwrap()
 }
 
 fn codec() -> Codec {
@@ -88,24 +82,21 @@ fn token_reason<T: std::fmt::Debug>(r: Result<T, OpenError>) -> Reason {
 fn derived_types_round_trip_in_each_purpose() {
     let c = codec();
     let t = c.typed();
-    let tok = t.seal_at(&game(), None, NOW_MS).unwrap();
-    assert_eq!(t.open_at::<Game>(&tok, None, NOW_MS).unwrap(), game());
+    let tok = t.seal(&game(), None).unwrap();
+    assert_eq!(t.open::<Game>(&tok, None).unwrap(), game());
 
     let tok = t
-        .seal_request_state_at(&wizard(), "wizard", Some("user-7"), NOW_MS)
+        .seal_request_state(&wizard(), "wizard", Some("user-7"))
         .unwrap();
     assert_eq!(
-        t.open_request_state_at::<Wizard>(&tok, "wizard", Some("user-7"), NOW_MS)
+        t.open_request_state::<Wizard>(&tok, "wizard", Some("user-7"))
             .unwrap(),
         wizard()
     );
 
     let steps = vec![Step::Start, Step::Move { cell: 8, by: None }];
-    let tok = t.mint_at(&steps, Some(""), NOW_MS).unwrap();
-    assert_eq!(
-        t.verify_at::<Vec<Step>>(&tok, Some(""), NOW_MS).unwrap(),
-        steps
-    );
+    let tok = t.mint(&steps, Some("")).unwrap();
+    assert_eq!(t.verify::<Vec<Step>>(&tok, Some("")).unwrap(), steps);
     // The system-clock variants.
     let tok = t.seal(&game(), Some("u")).unwrap();
     assert_eq!(t.open::<Game>(&tok, Some("u")).unwrap(), game());
@@ -124,28 +115,22 @@ fn typed_and_json_text_tokens_are_the_same_tokens() {
     let json = serde_json::to_string(&game()).unwrap();
     assert_eq!(json, r#"{"board":"X...O....","turn":2}"#);
     assert_eq!(
-        c.typed().seal_at(&game(), Some("b"), NOW_MS).unwrap(),
-        c.seal_at(&json, Some("b"), NOW_MS).unwrap()
+        c.typed().seal(&game(), Some("b")).unwrap(),
+        c.seal(&json, Some("b")).unwrap()
     );
     assert_eq!(
-        c.typed()
-            .seal_request_state_at(&game(), "move", None, NOW_MS)
-            .unwrap(),
-        c.seal_request_state_at(&json, "move", None, NOW_MS)
-            .unwrap()
+        c.typed().seal_request_state(&game(), "move", None).unwrap(),
+        c.seal_request_state(&json, "move", None).unwrap()
     );
     assert_eq!(
-        c.typed().mint_at(&game(), None, NOW_MS).unwrap(),
-        c.mint_at(&json, None, NOW_MS).unwrap()
+        c.typed().mint(&game(), None).unwrap(),
+        c.mint(&json, None).unwrap()
     );
     // A token sealed as text opens typed, and the reverse.
-    let tok = c.seal_at(&json, None, NOW_MS).unwrap();
-    assert_eq!(
-        c.typed().open_at::<Game>(&tok, None, NOW_MS).unwrap(),
-        game()
-    );
-    let tok = c.typed().seal_at(&wizard(), None, NOW_MS).unwrap();
-    let text = c.open_at(&tok, None, NOW_MS).unwrap().into_payload_json();
+    let tok = c.seal(&json, None).unwrap();
+    assert_eq!(c.typed().open::<Game>(&tok, None).unwrap(), game());
+    let tok = c.typed().seal(&wizard(), None).unwrap();
+    let text = c.open(&tok, None).unwrap().into_payload_json();
     assert_eq!(serde_json::from_str::<Wizard>(&text).unwrap(), wizard());
 }
 
@@ -153,53 +138,45 @@ fn typed_and_json_text_tokens_are_the_same_tokens() {
 fn every_reason_is_the_json_text_codecs_reason() {
     let c = codec_with(&[KEY], |o| o.ttl_seconds = 10);
     let t = c.typed();
-    let view = t.seal_at(&game(), Some("alice"), NOW_MS).unwrap();
-    let rs = t
-        .seal_request_state_at(&game(), "move", None, NOW_MS)
-        .unwrap();
+    let view = t.seal(&game(), Some("alice")).unwrap();
+    let rs = t.seal_request_state(&game(), "move", None).unwrap();
 
     assert_eq!(
-        token_reason(t.open_at::<Game>("v1.x", None, NOW_MS)),
+        token_reason(t.open::<Game>("v1.x", None)),
         Reason::Malformed
     );
     assert_eq!(
-        token_reason(codec_with(&[KEY2], |_| {}).typed().open_at::<Game>(
-            &view,
-            Some("alice"),
-            NOW_MS
-        )),
+        token_reason(
+            codec_with(&[KEY2], |_| {})
+                .typed()
+                .open::<Game>(&view, Some("alice"))
+        ),
         Reason::Mac
     );
     let later = NOW_MS + 11_000.0;
     assert_eq!(
-        token_reason(t.open_at::<Game>(&view, Some("alice"), later)),
+        token_reason(common::at(later, || t.open::<Game>(&view, Some("alice")))),
         Reason::Expired
     );
     assert_eq!(
-        token_reason(t.open_at::<Game>(&view, Some("bob"), NOW_MS)),
+        token_reason(t.open::<Game>(&view, Some("bob"))),
         Reason::Bind
     );
+    assert_eq!(token_reason(t.open::<Game>(&view, None)), Reason::Bind);
+    assert_eq!(token_reason(t.open::<Game>(&rs, None)), Reason::Purpose);
     assert_eq!(
-        token_reason(t.open_at::<Game>(&view, None, NOW_MS)),
-        Reason::Bind
-    );
-    assert_eq!(
-        token_reason(t.open_at::<Game>(&rs, None, NOW_MS)),
-        Reason::Purpose
-    );
-    assert_eq!(
-        token_reason(t.open_request_state_at::<Game>(&rs, "start", None, NOW_MS)),
+        token_reason(t.open_request_state::<Game>(&rs, "start", None)),
         Reason::Purpose
     );
     // Same reasons as the text API, one for one.
     for (typed, text) in [
         (
-            t.open_at::<Game>(&rs, None, NOW_MS).unwrap_err(),
-            c.open_at(&rs, None, NOW_MS).unwrap_err(),
+            t.open::<Game>(&rs, None).unwrap_err(),
+            c.open(&rs, None).unwrap_err(),
         ),
         (
-            t.open_at::<Game>(&view, Some("bob"), later).unwrap_err(),
-            c.open_at(&view, Some("bob"), later).unwrap_err(),
+            common::at(later, || t.open::<Game>(&view, Some("bob"))).unwrap_err(),
+            common::at(later, || c.open(&view, Some("bob"))).unwrap_err(),
         ),
     ] {
         assert_eq!(typed.token_error(), Some(&text));
@@ -211,9 +188,9 @@ fn token_checks_come_before_the_payload_type() {
     // A token for another principal whose payload is also not a `Vec<u8>`:
     // the token failure wins, as no payload is looked at before every check passed.
     let c = codec();
-    let tok = c.typed().seal_at(&game(), Some("alice"), NOW_MS).unwrap();
+    let tok = c.typed().seal(&game(), Some("alice")).unwrap();
     assert_eq!(
-        token_reason(c.typed().open_at::<Vec<u8>>(&tok, Some("bob"), NOW_MS)),
+        token_reason(c.typed().open::<Vec<u8>>(&tok, Some("bob"))),
         Reason::Bind
     );
     // Tampered: still a token failure, never a payload one.
@@ -222,7 +199,7 @@ fn token_checks_come_before_the_payload_type() {
     chars[i] = if chars[i] == 'A' { 'B' } else { 'A' };
     let tampered: String = chars.into_iter().collect();
     assert_eq!(
-        token_reason(c.typed().open_at::<Game>(&tampered, Some("alice"), NOW_MS)),
+        token_reason(c.typed().open::<Game>(&tampered, Some("alice"))),
         Reason::Mac
     );
 }
@@ -230,8 +207,8 @@ fn token_checks_come_before_the_payload_type() {
 #[test]
 fn a_genuine_token_of_another_shape_is_a_payload_error() {
     let c = codec();
-    let tok = c.typed().seal_at(&wizard(), None, NOW_MS).unwrap();
-    let err = c.typed().open_at::<Game>(&tok, None, NOW_MS).unwrap_err();
+    let tok = c.typed().seal(&wizard(), None).unwrap();
+    let err = c.typed().open::<Game>(&tok, None).unwrap_err();
     assert!(matches!(err, OpenError::Payload(_)), "{err:?}");
     assert!(err.token_error().is_none());
     let msg = err.to_string();
@@ -245,20 +222,16 @@ fn a_genuine_token_of_another_shape_is_a_payload_error() {
     assert!(source.is::<serde_json::Error>());
 
     // Out of range for the field's type (turn: u8).
-    let tok = c
-        .seal_at(r#"{"board":".........","turn":300}"#, None, NOW_MS)
-        .unwrap();
+    let tok = c.seal(r#"{"board":".........","turn":300}"#, None).unwrap();
     assert!(matches!(
-        c.typed().open_at::<Game>(&tok, None, NOW_MS),
+        c.typed().open::<Game>(&tok, None),
         Err(OpenError::Payload(_))
     ));
     // JS strings may hold lone surrogates, Rust strings cannot: a genuine SDK
     // token with one is a payload error for any `T` holding a String.
-    let tok = c
-        .seal_at(r#"{"board":"\ud800","turn":1}"#, None, NOW_MS)
-        .unwrap();
+    let tok = c.seal(r#"{"board":"\ud800","turn":1}"#, None).unwrap();
     assert!(matches!(
-        c.typed().open_at::<Game>(&tok, None, NOW_MS),
+        c.typed().open::<Game>(&tok, None),
         Err(OpenError::Payload(_))
     ));
 }
@@ -270,19 +243,19 @@ fn sealing_errors_are_values() {
     let mut m = BTreeMap::new();
     m.insert(vec![1u8], 1);
     assert!(matches!(
-        c.typed().seal_at(&m, None, NOW_MS),
+        c.typed().seal(&m, None),
         Err(SealValueError::Serialize(_))
     ));
     // Too big for this codec to open again.
     let big = "x".repeat(300);
-    match c.typed().seal_at(&big, None, NOW_MS) {
+    match c.typed().seal(&big, None) {
         Err(SealValueError::Codec(mcp_sealed_state::SealError::TokenTooLarge {
             max_bytes: 200,
             ..
         })) => {}
         other => panic!("{other:?}"),
     }
-    match c.typed().seal_request_state_at(&big, "t", None, NOW_MS) {
+    match c.typed().seal_request_state(&big, "t", None) {
         Err(SealValueError::Codec(mcp_sealed_state::SealError::TokenTooLarge { .. })) => {}
         other => panic!("{other:?}"),
     }
@@ -298,9 +271,11 @@ fn sdk_vectors_open_typed_and_reseal_byte_identical() {
         let t = c.typed();
         let bind = v.bind.as_deref();
         let opened: Result<Value, _> = match (v.kind.as_str(), v.tool.as_deref()) {
-            ("raw", _) => t.verify_at(&v.token, bind, v.now_ms),
-            ("view", _) => t.open_at(&v.token, bind, v.now_ms),
-            ("requestState", Some(tool)) => t.open_request_state_at(&v.token, tool, bind, v.now_ms),
+            ("raw", _) => common::at(v.now_ms, || t.verify(&v.token, bind)),
+            ("view", _) => common::at(v.now_ms, || t.open(&v.token, bind)),
+            ("requestState", Some(tool)) => {
+                common::at(v.now_ms, || t.open_request_state(&v.token, tool, bind))
+            }
             other => panic!("{}: {other:?}", v.name),
         };
         let value = match opened {
@@ -318,9 +293,9 @@ fn sdk_vectors_open_typed_and_reseal_byte_identical() {
             Err(e) => panic!("{}: {e:?}", v.name),
         };
         let resealed = match (v.kind.as_str(), v.tool.as_deref()) {
-            ("raw", _) => t.mint_at(&value, bind, v.now_ms),
-            ("view", _) => t.seal_at(&value, bind, v.now_ms),
-            (_, Some(tool)) => t.seal_request_state_at(&value, tool, bind, v.now_ms),
+            ("raw", _) => common::at(v.now_ms, || t.mint(&value, bind)),
+            ("view", _) => common::at(v.now_ms, || t.seal(&value, bind)),
+            (_, Some(tool)) => common::at(v.now_ms, || t.seal_request_state(&value, tool, bind)),
             _ => unreachable!(),
         }
         .unwrap();
@@ -370,12 +345,12 @@ fn number_formats_differ_yet_both_tokens_open() {
     );
     // JSON.stringify({big:1e21, whole:1e20, small:1e-6, one:1, neg_zero:-0, exact:9007199254740993})
     let js_text = r#"{"big":1e+21,"whole":100000000000000000000,"small":0.000001,"one":1,"neg_zero":0,"exact":9007199254740992}"#;
-    let from_serde = c.typed().seal_at(&value, None, NOW_MS).unwrap();
-    let from_js = c.seal_at(js_text, None, NOW_MS).unwrap();
+    let from_serde = c.typed().seal(&value, None).unwrap();
+    let from_js = c.seal(js_text, None).unwrap();
     assert_ne!(from_serde, from_js);
 
-    let a: Numbers = c.typed().open_at(&from_serde, None, NOW_MS).unwrap();
-    let b: Numbers = c.typed().open_at(&from_js, None, NOW_MS).unwrap();
+    let a: Numbers = c.typed().open(&from_serde, None).unwrap();
+    let b: Numbers = c.typed().open(&from_js, None).unwrap();
     assert_eq!(a, value);
     assert!(a.neg_zero.is_sign_negative());
     assert_eq!((b.big, b.whole, b.small, b.one), (1e21, 1e20, 1e-6, 1.0));
@@ -383,13 +358,10 @@ fn number_formats_differ_yet_both_tokens_open() {
     assert_eq!(b.exact, 9_007_199_254_740_992); // and the integer beyond 2^53
                                                 // The JSON-text API keeps each text exactly as sealed.
     assert_eq!(
-        c.open_at(&from_serde, None, NOW_MS).unwrap().payload_json(),
+        c.open(&from_serde, None).unwrap().payload_json(),
         serde_text
     );
-    assert_eq!(
-        c.open_at(&from_js, None, NOW_MS).unwrap().payload_json(),
-        js_text
-    );
+    assert_eq!(c.open(&from_js, None).unwrap().payload_json(), js_text);
     // What an unverified reader (a widget) sees.
     let view: TokenView = mcp_sealed_state::read_token_unverified(&from_serde).unwrap();
     assert_eq!(view.payload_json(), serde_text);

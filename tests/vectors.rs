@@ -7,23 +7,23 @@
 mod common;
 
 use common::{sdk_vectors, Vector};
-use mcp_sealed_state::{Codec, CodecOptions, Reason};
+use mcp_sealed_state::{Codec, Reason};
 
 fn codec_for(v: &Vector) -> Codec {
-    let mut opts = CodecOptions::with_keys(vec![v.key.clone()]);
-    opts.ttl_seconds = v.ttl_seconds;
-    opts.max_token_bytes = 1 << 20; // the 64 KiB vector makes an ~88 KB token
-    Codec::new(opts).unwrap()
+    common::codec_with(&[&v.key], |o| {
+        o.ttl_seconds = v.ttl_seconds;
+        o.max_token_bytes = 1 << 20; // the 64 KiB vector makes an ~88 KB token
+    })
 }
 
 fn open(c: &Codec, v: &Vector, now_ms: f64) -> Result<String, Reason> {
     let bind = v.bind.as_deref();
     let opened = match v.kind.as_str() {
-        "raw" => c.verify_at(&v.token, bind, now_ms),
-        "view" => c.open_at(&v.token, bind, now_ms),
-        "requestState" => {
-            c.open_request_state_at(&v.token, v.tool.as_deref().unwrap(), bind, now_ms)
-        }
+        "raw" => common::at(now_ms, || c.verify(&v.token, bind)),
+        "view" => common::at(now_ms, || c.open(&v.token, bind)),
+        "requestState" => common::at(now_ms, || {
+            c.open_request_state(&v.token, v.tool.as_deref().unwrap(), bind)
+        }),
         other => panic!("kind {other}"),
     };
     opened
@@ -64,11 +64,11 @@ fn minting_with_the_same_inputs_is_byte_identical() {
         let c = codec_for(&v);
         let bind = v.bind.as_deref();
         let minted = match v.kind.as_str() {
-            "raw" => c.mint_at(&v.payload_json, bind, v.now_ms),
-            "view" => c.seal_at(&v.payload_json, bind, v.now_ms),
-            _ => {
-                c.seal_request_state_at(&v.payload_json, v.tool.as_deref().unwrap(), bind, v.now_ms)
-            }
+            "raw" => common::at(v.now_ms, || c.mint(&v.payload_json, bind)),
+            "view" => common::at(v.now_ms, || c.seal(&v.payload_json, bind)),
+            _ => common::at(v.now_ms, || {
+                c.seal_request_state(&v.payload_json, v.tool.as_deref().unwrap(), bind)
+            }),
         };
         assert_eq!(minted.unwrap(), v.token, "{}", v.name);
     }
@@ -119,19 +119,21 @@ fn vectors_fail_under_another_key_binding_or_purpose() {
         let bind = v.bind.as_deref();
         match v.kind.as_str() {
             "view" => assert_eq!(
-                c.open_request_state_at(&v.token, "move", bind, v.now_ms)
+                common::at(v.now_ms, || c.open_request_state(&v.token, "move", bind))
                     .unwrap_err()
                     .reason(),
                 Reason::Purpose
             ),
             "requestState" => {
                 assert_eq!(
-                    c.open_at(&v.token, bind, v.now_ms).unwrap_err().reason(),
+                    common::at(v.now_ms, || c.open(&v.token, bind))
+                        .unwrap_err()
+                        .reason(),
                     Reason::Purpose
                 );
                 let tool = format!("{}-other", v.tool.as_deref().unwrap());
                 assert_eq!(
-                    c.open_request_state_at(&v.token, &tool, bind, v.now_ms)
+                    common::at(v.now_ms, || c.open_request_state(&v.token, &tool, bind))
                         .unwrap_err()
                         .reason(),
                     Reason::Purpose

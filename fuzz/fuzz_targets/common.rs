@@ -15,7 +15,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use hmac::{Hmac, Mac};
 use mcp_sealed_state::bindings::{io, protocol};
-use mcp_sealed_state::{Codec, CodecOptions, Purpose, Reason};
+use mcp_sealed_state::{Clock, Codec, CodecOptions, Purpose, Reason};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -64,6 +64,7 @@ fn codec_with(leeway: i64) -> Codec {
     opts.max_token_bytes = MAX_TOKEN_BYTES;
     opts.leeway_seconds = leeway;
     opts.ttl_seconds = TTL;
+    opts.now = Clock::from_fn(|| NOW_MS);
     Codec::new(opts).expect("codec")
 }
 

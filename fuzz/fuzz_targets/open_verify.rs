@@ -50,9 +50,9 @@ fuzz_target!(|data: &[u8]| {
         let got = io_open(codec, want, &token, bind);
         // The Rust API gives the same as the I/O path.
         let api = match want {
-            Want::View => codec.open_at(&token, bind, NOW_MS),
-            Want::Rs(t) => codec.open_request_state_at(&token, t, bind, NOW_MS),
-            Want::Raw => codec.verify_at(&token, bind, NOW_MS),
+            Want::View => codec.open(&token, bind),
+            Want::Rs(t) => codec.open_request_state(&token, t, bind),
+            Want::Raw => codec.verify(&token, bind),
         };
         assert_eq!(
             api.map(|o| o.into_payload_json()).map_err(|e| e.reason()),
@@ -114,9 +114,9 @@ fuzz_target!(|data: &[u8]| {
         for want in [Want::View, Want::Rs(tool), Want::Raw] {
             let sealed = io_seal(codec, want, text, bind);
             let api = match want {
-                Want::View => codec.seal_at(text, bind, NOW_MS),
-                Want::Rs(t) => codec.seal_request_state_at(text, t, bind, NOW_MS),
-                Want::Raw => codec.mint_at(text, bind, NOW_MS),
+                Want::View => codec.seal(text, bind),
+                Want::Rs(t) => codec.seal_request_state(text, t, bind),
+                Want::Raw => codec.mint(text, bind),
             };
             assert_eq!(sealed.as_ref().ok(), api.as_ref().ok());
             // Text that is not JSON is never signed.
@@ -138,15 +138,15 @@ fuzz_target!(|data: &[u8]| {
             );
             // Bind drift, both directions, and another tool.
             let drift = match bind {
-                Some(_) => codec.open_at(&token, None, NOW_MS),
-                None => codec.open_at(&token, Some("x"), NOW_MS),
+                Some(_) => codec.open(&token, None),
+                None => codec.open(&token, Some("x")),
             };
             assert_eq!(drift.map_err(|e| e.reason()).err(), Some(Reason::Bind));
             if let Want::Rs(t) = want {
                 let other = format!("{t}-other");
                 assert_eq!(
                     codec
-                        .open_request_state_at(&token, &other, bind, NOW_MS)
+                        .open_request_state(&token, &other, bind)
                         .map_err(|e| e.reason())
                         .err(),
                     Some(Reason::Purpose)

@@ -198,3 +198,32 @@ pub fn json_like_texts(mut judge: impl FnMut(&str)) -> usize {
     }
     count
 }
+
+// The one clock of the native tests: every codec of `codec_with` reads the
+// test thread's clock, which is `NOW_MS` unless a call runs inside `at`.
+#[cfg(feature = "edge")]
+thread_local! {
+    static TEST_NOW_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(NOW_MS) };
+}
+
+/// `f()` with the test clock at `now_ms`, then the clock back at `NOW_MS`.
+#[cfg(feature = "edge")]
+pub fn at<R>(now_ms: f64, f: impl FnOnce() -> R) -> R {
+    TEST_NOW_MS.with(|now| now.set(now_ms));
+    let result = f();
+    TEST_NOW_MS.with(|now| now.set(NOW_MS));
+    result
+}
+
+/// A codec on `keys` with the options `f` sets, reading the test clock.
+#[cfg(feature = "edge")]
+pub fn codec_with(
+    keys: &[&[u8]],
+    f: impl FnOnce(&mut mcp_sealed_state::CodecOptions<Vec<u8>>),
+) -> mcp_sealed_state::Codec {
+    let mut o =
+        mcp_sealed_state::CodecOptions::with_keys(keys.iter().map(|k| k.to_vec()).collect());
+    o.now = mcp_sealed_state::Clock::from_fn(|| TEST_NOW_MS.with(std::cell::Cell::get));
+    f(&mut o);
+    mcp_sealed_state::Codec::new(o).unwrap()
+}
