@@ -17,18 +17,19 @@ mod simd128;
 /// Push without aborting: `None` when the allocator refuses (in wasm an
 /// allocation failure is otherwise a trap), which callers read as unusable
 /// input, so a hostile body fails closed instead of killing the instance.
-#[inline(always)]
+#[inline]
 fn try_push<T>(v: &mut Vec<T>, x: T) -> Option<()> {
     v.try_reserve(1).ok()?;
     v.push(x);
     Some(())
 }
 
-// The scanner's helpers are inlined into it: a call per token costs more
-// than the few bytes most tokens have.
+// The scanner's helpers are marked for inlining, and each build's
+// optimisation level decides: the edge build (opt-level 3) inlines where
+// it pays, the widget build (opt-level z) keeps most of them as calls.
 
 /// Index of the first byte at or after `i` that is not JSON whitespace.
-#[inline(always)]
+#[inline]
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
         i += 1;
@@ -37,7 +38,7 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// End (exclusive) of the string literal starting at `i` (which must be `"`).
-#[inline(always)]
+#[inline]
 fn string_end(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
@@ -46,7 +47,7 @@ fn string_end(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// [`string_end`] from `i`, inside the literal (after its opening quote).
-#[inline(always)]
+#[inline]
 fn string_rest_end(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
         // Most bytes are plain: find the next one that is not in one tight loop.
@@ -71,7 +72,7 @@ fn string_rest_end(b: &[u8], mut i: usize) -> Option<usize> {
 
 /// Index in `rest` of its first byte that ends a string's plain run (`"`,
 /// `\` or a control character), or `None` when there is none.
-#[inline(always)]
+#[inline]
 pub fn plain_run(rest: &[u8]) -> Option<usize> {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     return simd128::plain_run(rest);
@@ -81,7 +82,7 @@ pub fn plain_run(rest: &[u8]) -> Option<usize> {
 
 /// [`plain_run`] a byte at a time: the kernel without SIMD128, and the
 /// reference the SIMD128 one is tested against.
-#[inline(always)]
+#[inline]
 pub fn plain_run_scalar(rest: &[u8]) -> Option<usize> {
     rest.iter()
         .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
@@ -90,7 +91,7 @@ pub fn plain_run_scalar(rest: &[u8]) -> Option<usize> {
 /// End (exclusive) of the key literal at `i` (its `"`). A byte at a time:
 /// keys are short, and the set-up of [`plain_run`]'s blocks costs more than
 /// their bytes. From an escape on, the general scan.
-#[inline(always)]
+#[inline]
 fn key_end(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
@@ -107,7 +108,7 @@ fn key_end(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// At the end of a key (or whitespace after it): the index after its `:`.
-#[inline(always)]
+#[inline]
 fn colon_end(b: &[u8], mut i: usize) -> Option<usize> {
     if b.get(i) != Some(&b':') {
         i = skip_ws(b, i);
@@ -120,7 +121,7 @@ fn colon_end(b: &[u8], mut i: usize) -> Option<usize> {
 
 /// After `{` or `,` inside an object, at the key or whitespace before it:
 /// the index after the key's `:` (the value, or whitespace before it).
-#[inline(always)]
+#[inline]
 fn after_key(b: &[u8], mut i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         i = skip_ws(b, i);
@@ -128,7 +129,7 @@ fn after_key(b: &[u8], mut i: usize) -> Option<usize> {
     colon_end(b, key_end(b, i)?)
 }
 
-#[inline(always)]
+#[inline]
 fn digits_end(b: &[u8], mut i: usize) -> usize {
     while b.get(i).is_some_and(u8::is_ascii_digit) {
         i += 1;
@@ -137,7 +138,7 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 }
 
 /// End of the number starting at `i`: `-? (0 | [1-9][0-9]*) frac? exp?`.
-#[inline(always)]
+#[inline]
 fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
     if b.get(i) == Some(&b'-') {
         i += 1;
@@ -171,7 +172,7 @@ fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
     (end > i).then_some(end)
 }
 
-#[inline(always)]
+#[inline]
 fn literal_end(b: &[u8], i: usize, lit: &[u8]) -> Option<usize> {
     let end = i + lit.len();
     (b.get(i..end)? == lit).then_some(end)
@@ -196,7 +197,7 @@ impl Nesting {
     }
 
     /// Open a container; `None` when the heap refuses room for a deeper level.
-    #[inline(always)]
+    #[inline]
     fn push(&mut self, object: bool) -> Option<()> {
         if self.depth > 0 && self.depth % 64 == 0 {
             try_push(&mut self.spill, self.top)?;
@@ -207,7 +208,7 @@ impl Nesting {
         Some(())
     }
 
-    #[inline(always)]
+    #[inline]
     fn pop(&mut self) {
         self.depth = self.depth.saturating_sub(1);
         self.top >>= 1;
@@ -217,7 +218,7 @@ impl Nesting {
     }
 
     /// The closer of the innermost open container, if any.
-    #[inline(always)]
+    #[inline]
     fn closer(&self) -> Option<u8> {
         (self.depth > 0).then_some(if self.top & 1 == 1 { b'}' } else { b']' })
     }
@@ -310,7 +311,7 @@ trait Values<'a> {
 struct Skip;
 
 impl<'a> Values<'a> for Skip {
-    #[inline(always)]
+    #[inline]
     fn value_end(&mut self, s: &'a str, _: &str, start: usize) -> Option<usize> {
         value_end(s.as_bytes(), start)
     }
@@ -323,7 +324,7 @@ pub trait Sink<'a> {
 }
 
 impl<'a> Sink<'a> for Vec<Member<'a>> {
-    #[inline(always)]
+    #[inline]
     fn member(&mut self, member: Member<'a>) -> Option<()> {
         try_push(self, member)
     }

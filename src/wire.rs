@@ -31,8 +31,8 @@ const SEXTETS: [u8; 256] = {
     t
 };
 
-/// The sextet of `c`, or `INVALID`. A table lookup: the range tests it
-/// replaces cost a branch per character on the hot path.
+/// The sextet of `c`, or `INVALID`. A table lookup, where range tests
+/// would cost a branch per character on the hot path.
 #[inline(always)]
 fn sextet_of(c: u8) -> u8 {
     SEXTETS.get(usize::from(c)).copied().unwrap_or(INVALID)

@@ -1062,9 +1062,9 @@ fn row70_codec_errors_never_name_the_step() {
 
 // ---- regressions found by fuzzing (not rows of the table) -----------------
 
-/// fuzz/artifacts/open_verify/crash-97a77f5f…: `seal_request_state_at` made a
+/// fuzz/artifacts/open_verify/crash-97a77f5f…: `seal_request_state` made a
 /// token over `max_token_bytes` (here through a long tool name), which the same
-/// codec then refused to open, where `seal_at` and `mint_at` already refused to
+/// codec then refused to open, where `seal` and `mint` already refused to
 /// make one. Now all three refuse it when sealing.
 #[test]
 fn regression_seal_request_state_refuses_a_token_over_the_limit() {

@@ -186,8 +186,8 @@ pub fn ephemeral_warning_due() -> bool {
 
 /// The unverified reader of `bindings::widget`, returning the JSON as a JS
 /// string or `undefined`: one result, where `Option<String>` crosses as two
-/// (a pointer and a length), which costs a JS-to-wasm wrapper of its own in
-/// V8 (see `protocol::CONFIG_OK`).
+/// (a pointer and a length), which costs a JS-to-wasm wrapper of its own
+/// (see `protocol::CONFIG_OK`).
 #[wasm_bindgen(js_name = readTokenJson)]
 pub fn read_token_json(token: &str) -> JsValue {
     widget::read_token_json(token).map_or(JsValue::UNDEFINED, JsValue::from)

@@ -39,9 +39,8 @@ pub const STATUS_NO_CODEC: i8 = -16;
 /// `configError` of a `WasmCodec` (low byte; for [`CONFIG_KEY_TOO_SHORT`],
 /// the index of the key is above it, `code | index << 8`): 0 when it was built.
 /// Its own codes, not JS errors: a constructor returning `Result` would
-/// return three values, and V8 (Node 20) compiles a JS-to-wasm wrapper of
-/// its own for every export that returns more than one, when the module is
-/// compiled (measured 0.6 ms of `new WebAssembly.Module` for this one).
+/// return three values, and V8 compiles a JS-to-wasm wrapper of its own for
+/// every export that returns more than one, which slows every cold start.
 /// The glue words them from `CONFIG_ERRORS` in `pkg-template/constants.js`.
 pub const CONFIG_OK: u8 = 0;
 /// A key is shorter than `MIN_KEY_BYTES`.

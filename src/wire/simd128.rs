@@ -1,15 +1,10 @@
-//! base64url decoding 16 characters at a time with wasm SIMD128, for the
-//! edge build only (built with `-C target-feature=+simd128` by
-//! `js/build.mjs`; the widget build stays scalar and small).
-//!
-//! Why by hand: the scalar loop of [`super::decode_into`] looks every
-//! character up in a table and decodes a 64 KiB payload's 88 KB body in
-//! 83 µs in V8; this classifies 16 characters by nibble lookups and packs
-//! them with shifts and a multiply-add in ~17 SIMD instructions (measured:
-//! 17.1 µs), and neither the `base64` crate nor LLVM's autovectorizer does
-//! that for wasm. The scalar loop stays for the tail and is the reference:
-//! `tests/wasm_edge.rs` runs both on the same inputs in wasm, and the
-//! scalar one is checked against the `base64` crate natively.
+//! The base64url decode's kernel with wasm SIMD128: 16 characters at a
+//! time, for builds made with `-C target-feature=+simd128` (the edge build,
+//! see `js/build.mjs`). Neither the `base64` crate nor LLVM's autovectorizer
+//! vectorizes this decode for wasm, and the decode of a token's body is a
+//! large part of opening it. The scalar kernel does the tail and is the
+//! reference: `tests/wasm_edge.rs` runs both on the same inputs in wasm, and
+//! the scalar one is checked against the `base64` crate natively.
 
 use core::arch::wasm32::{
     i16x8, i16x8_shl, i32x4_dot_i16x8, i8x16, i8x16_add, i8x16_eq, i8x16_splat, i8x16_swizzle,
@@ -28,9 +23,8 @@ fn load(c: &[u8; 16]) -> v128 {
 
 /// The sextets of 16 characters, and the lanes that are not base64url
 /// (nonzero there). By nibble lookups, three swizzles for 16 characters
-/// (Muła's method, its tables made for the url alphabet): the five range
-/// tests this replaced cost twice the instructions (decode of a 64 KiB
-/// payload's body: 28.4 µs with them, 18.3 µs with this, in V8).
+/// (Muła's method, its tables made for the url alphabet), which take half
+/// the instructions of a test per character range.
 ///
 /// Validity: the high nibble picks a row class (a bit of `ROW`), the low
 /// nibble's entry in `INVALID_IN` has that bit set when the byte is not in
@@ -73,8 +67,8 @@ fn pack(s: v128) -> v128 {
         u16x8_shr(s, 8),
     );
     // Quads: (pair0 << 12) | pair1 in each 32-bit lane (24 bits), as one
-    // multiply-add (pair0 * 4096 + pair1) instead of a mask, two shifts and
-    // an or (the body's decode: 18.3 -> 17.1 µs in V8).
+    // multiply-add (pair0 * 4096 + pair1): one instruction where a mask, two
+    // shifts and an or are four.
     let quads = i32x4_dot_i16x8(pairs, i16x8(4096, 1, 4096, 1, 4096, 1, 4096, 1));
     // Each lane holds its 3 bytes little-endian: take them big-endian.
     i8x16_swizzle(
