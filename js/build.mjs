@@ -2,9 +2,10 @@
 // package assembled into ../pkg from ../pkg-template.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import * as esbuild from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const wasmOpt = join(root, "js/node_modules/.bin/wasm-opt"); // npm binaryen@132; Debian's 108 breaks wasm-bindgen output
@@ -111,6 +112,59 @@ function assemble(version) {
   return pkg;
 }
 
+// The modules every entry a program imports must share: the error classes
+// (common.js) and each build's wasm-bindgen glue (one wasm instance per build).
+const SHARED = ["common.js", ...BUILDS.map((b) => `wasm/${b.name}.js`)];
+
+// Each build's Node and browser entry is bundled into one file, the shared
+// modules left as imports: Node and browsers load every ES module on its own,
+// one level of imports after another (js/bench/RESULTS.md, Decisions). Not
+// minified. Deno's and workerd's entries import the .wasm itself, which
+// esbuild does not bundle: their graphs are read from disk as written.
+async function bundleEntries(pkg) {
+  const shared = new Set(SHARED.map((f) => join(pkg, f)));
+  for (const { name } of BUILDS) {
+    for (const [file, platform, target] of [
+      ["node.js", "node", "node18"],
+      ["browser.js", "neutral", "es2022"],
+    ]) {
+      const entry = join(pkg, name, file);
+      const keepShared = {
+        name: "keep-shared-modules",
+        setup(build) {
+          build.onResolve({ filter: /^\.{1,2}\// }, (args) => {
+            const target = join(args.resolveDir, args.path);
+            if (!shared.has(target)) return undefined;
+            // The import as the bundle (in the entry's folder) must spell it.
+            const spec = relative(dirname(entry), target);
+            return { path: spec.startsWith(".") ? spec : `./${spec}`, external: true };
+          });
+        },
+      };
+      await esbuild.build({
+        entryPoints: [entry],
+        outfile: entry,
+        allowOverwrite: true,
+        absWorkingDir: pkg,
+        bundle: true,
+        format: "esm",
+        platform,
+        target,
+        plugins: [keepShared],
+        logLevel: "warning",
+      });
+    }
+  }
+}
+
+// common.js with constants.js copied in, as the entries have them: one
+// module fewer for every entry to load (js/bench/RESULTS.md, Decisions).
+// constants.js ships too, for the graphs read from disk (Deno, workerd).
+async function bundleCommon(pkg) {
+  const file = join(pkg, "common.js");
+  await esbuild.build({ entryPoints: [file], outfile: file, allowOverwrite: true, absWorkingDir: pkg, bundle: true, format: "esm", platform: "neutral", target: "es2022", logLevel: "warning" });
+}
+
 function cargoVersion() {
   const m = readFileSync(join(root, "Cargo.toml"), "utf8").match(/^version\s*=\s*"([^"]+)"/m);
   if (!m) throw new Error("no version in Cargo.toml");
@@ -124,6 +178,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     rows.push({ build: build.name, ...sizes(wasm) });
   }
   const pkg = assemble(cargoVersion());
+  await bundleEntries(pkg);
+  await bundleCommon(pkg);
+  checkImports(pkg);
   for (const r of rows) {
     console.log(`${r.build.padEnd(6)} .wasm  ${String(r.raw).padStart(7)} B raw  ${String(r.gzip).padStart(6)} B gzip -9  (${(r.gzip / 1024).toFixed(2)} KiB)`);
   }

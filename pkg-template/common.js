@@ -1,5 +1,5 @@
-// The names SPEC.md fixes and the one SealedStateError class, in a module of
-// their own so that every entry a program imports shares them.
+// The names SPEC.md fixes and the package's error classes, in the one module
+// every entry a program imports shares, so that each class is one class.
 // The constants themselves come from the Rust core (constants.js).
 import { SEALED_STATE_INVALID_MESSAGE } from "./constants.js";
 
@@ -14,5 +14,14 @@ export class SealedStateError extends Error {
     super(SEALED_STATE_INVALID_MESSAGE, { cause: reason });
     this.name = "SealedStateError";
     Object.defineProperty(this, "reason", { value: reason, enumerable: true });
+  }
+}
+
+/** A refused view-state save, with its JSON-RPC `code`. */
+export class ViewStateError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = "ViewStateError";
+    this.code = code;
   }
 }

@@ -1,6 +1,7 @@
 // The view-state half of the widget API: the rules of the MCP Apps
 // `ui/set-view-state` proposal, for Views and for Hosts. Plain JS: the state's
 // size is the UTF-8 length of JSON.stringify's text, which JS measures natively.
+import { ViewStateError } from "../common.js";
 import { DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD, VIEW_STATE_ERROR_CODES } from "../constants.js";
 import { resultOf } from "./rpc.js";
 
@@ -14,14 +15,8 @@ export const VIEW_STATE_ERRORS = VIEW_STATE_ERROR_CODES;
 const METHOD = SET_VIEW_STATE_METHOD;
 const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout's limit
 
-/** A refused view-state save, with its JSON-RPC `code`. */
-export class ViewStateError extends Error {
-  constructor(code, message) {
-    super(message);
-    this.name = "ViewStateError";
-    this.code = code;
-  }
-}
+// The class lives in common.js, which every entry shares.
+export { ViewStateError } from "../common.js";
 
 const utf8 = new TextEncoder();
 
