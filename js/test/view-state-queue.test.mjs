@@ -4,24 +4,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { eachWidgetEntry, manualStore, tick, track } from "./widget-support.mjs";
 
-eachWidgetEntry(async ({ w, plain, bound, good, stillWorks, assertMalformed }) => {
-  const {
-    backend,
-    init,
-    STATE_META_KEY,
-    SEALED_STATE_INVALID_MESSAGE,
-    SealedStateError,
-    ViewStateError,
-    ViewStateSaveQueue,
-    adoptToken,
-    checkViewState,
-    isSealedStateError,
-    readTokenUnverified,
-    secondsLeft,
-    setViewStateRequest,
-    viewStateBytes,
-    viewStateSupport,
-  } = w;
+eachWidgetEntry(async ({ w }) => {
+  const { ViewStateError, ViewStateSaveQueue } = w;
 
   describe("ViewStateSaveQueue", () => {
     const codeOf = (t) => t.error?.code;
