@@ -2,7 +2,7 @@
 // package assembled into ../pkg from ../pkg-template.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
@@ -43,13 +43,9 @@ function buildWasm({ name, profile, cargo, opt, env = {} }) {
   return wasm;
 }
 
-// The widget's wasm inside the widget's browser entry as one hex string,
-// which the entry decodes and compiles synchronously at import (no
-// DecompressionStream: inflating is asynchronous, and its hops cost 1.9 ms of
-// the wasm's first call in Chromium). Measured on the 21,816-byte .wasm
-// (raw / gzip -9 / brotli of the text a View carries): hex 43,632 / 11,734 /
-// 10,307 B; base64 29,088 / 13,664 / 12,508; base64 of the gzipped .wasm
-// 14,308 / 10,794 / 10,761 (what it was, +0.94 KB gz for hex).
+// The widget's wasm inside the widget's browser entry as one hex string, which
+// the entry decodes and compiles synchronously at import, so a one-file View
+// fetches nothing (why hex: js/bench/RESULTS.md, Decisions).
 function writeInlineWasm(pkg) {
   const bytes = readFileSync(join(pkg, "wasm/widget_bg.wasm"));
   const text = `// Written by js/build.mjs: wasm/widget_bg.wasm (${bytes.length} bytes), lowercase hex.\nexport const WIDGET_WASM_HEX = "${bytes.toString("hex")}";\n`;
@@ -57,8 +53,9 @@ function writeInlineWasm(pkg) {
 }
 
 // Every relative import in the package names a file that is there: a file
-// the build should have written and did not fails the build, not a user.
-function checkImports(pkg) {
+// the build should have written (or `files` should have packed) and did not
+// fails the build, not a user. pack.mjs runs it on the installed tarball too.
+export function checkImports(pkg) {
   const files = [];
   const walk = (dir) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -115,55 +112,57 @@ function assemble(version) {
   return pkg;
 }
 
-// Node and browsers load every ES module file on their own (resolve, read or
-// fetch, compile), one level of imports after another: each build's Node and
-// browser entries bundled into one file cut the cost of `import` (Node:
-// measured +19 ms -> +11 ms over bare node for import + first seal; Chromium:
-// import() of the widget entry from 127.0.0.1 with init(), fastest of 10, 50
-// -> 27 ms). common.js is bundled into each of them too (one module fewer:
-// 0.4-0.9 ms of a cold import of the edge entry in Node 22 and 20, measured
-// in-process over 40 interleaved fresh processes); the error classes stay one
-// class each across entries through the global symbol registry (common.js
-// oneClass).
-// The wasm-bindgen glue stays a separate module, shared by the entries a
-// program imports (one wasm instance per build), except in the edge build's
-// Node entry: no other entry a Node program loads imports wasm/edge.js, and
-// the glue inside it is one module fewer to load (measured 0.5-0.7 ms of CPU
-// time of an import in a fresh Node 20, interleaved runs). Deno's and
-// workerd's entries import the .wasm itself, which esbuild does not bundle;
-// their graphs are read from disk.
+// The modules every entry a program imports must share: the error classes
+// (common.js) and each build's wasm-bindgen glue (one wasm instance per build).
+const SHARED = ["common.js", ...BUILDS.map((b) => `wasm/${b.name}.js`)];
+
+// Each build's Node and browser entry is bundled into one file, the shared
+// modules left as imports: Node and browsers load every ES module on its own,
+// one level of imports after another (js/bench/RESULTS.md, Decisions). Not
+// minified. Deno's and workerd's entries import the .wasm itself, which
+// esbuild does not bundle: their graphs are read from disk as written.
 async function bundleEntries(pkg) {
-  const glue = (name) => join(pkg, "wasm", `${name}.js`);
-  const sharing = (shared) => ({
-    name: "share-wasm-glue",
-    setup(build) {
-      build.onResolve({ filter: /\.js$/ }, (args) => (shared.includes(join(args.resolveDir, args.path)) ? { path: args.path, external: true } : undefined));
-    },
-  });
+  const shared = new Set(SHARED.map((f) => join(pkg, f)));
   for (const { name } of BUILDS) {
     for (const [file, platform, target] of [
       ["node.js", "node", "node18"],
       ["browser.js", "neutral", "es2022"],
     ]) {
       const entry = join(pkg, name, file);
-      const shared = name === "edge" && file === "node.js" ? [] : BUILDS.map((b) => glue(b.name));
-      // Node entries without comments and whitespace (names kept): a cold import
-      // 0.22-0.25 ms faster in Node 20 and 22 (40 interleaved fresh processes).
-      // A browser program's bundler minifies on its own; the readable sources
-      // ship beside (api.js, token.js, ...: Deno's and workerd's graphs).
-      const minify = platform === "node" ? { minifyWhitespace: true, minifySyntax: true } : {};
-      await esbuild.build({ entryPoints: [entry], outfile: entry, allowOverwrite: true, bundle: true, format: "esm", platform, target, plugins: [sharing(shared)], logLevel: "warning", ...minify });
+      const keepShared = {
+        name: "keep-shared-modules",
+        setup(build) {
+          build.onResolve({ filter: /^\.{1,2}\// }, (args) => {
+            const target = join(args.resolveDir, args.path);
+            if (!shared.has(target)) return undefined;
+            // The import as the bundle (in the entry's folder) must spell it.
+            const spec = relative(dirname(entry), target);
+            return { path: spec.startsWith(".") ? spec : `./${spec}`, external: true };
+          });
+        },
+      };
+      await esbuild.build({
+        entryPoints: [entry],
+        outfile: entry,
+        allowOverwrite: true,
+        absWorkingDir: pkg,
+        bundle: true,
+        format: "esm",
+        platform,
+        target,
+        plugins: [keepShared],
+        logLevel: "warning",
+      });
     }
   }
 }
 
-// common.js with constants.js inlined: one module, not a chain of two, for
-// every entry that imports it (each level of imports is another round of
-// reads in Node's loader; measured 0.6 ms of Node's cold start). The
-// constants stay the ones rendered from Rust: this copies them at build time.
+// common.js with constants.js copied in, as the entries have them: one
+// module fewer for every entry to load (js/bench/RESULTS.md, Decisions).
+// constants.js ships too, for the graphs read from disk (Deno, workerd).
 async function bundleCommon(pkg) {
   const file = join(pkg, "common.js");
-  await esbuild.build({ entryPoints: [file], outfile: file, allowOverwrite: true, bundle: true, format: "esm", platform: "neutral", target: "es2022", logLevel: "warning" });
+  await esbuild.build({ entryPoints: [file], outfile: file, allowOverwrite: true, absWorkingDir: pkg, bundle: true, format: "esm", platform: "neutral", target: "es2022", logLevel: "warning" });
 }
 
 function cargoVersion() {
@@ -179,8 +178,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     rows.push({ build: build.name, ...sizes(wasm) });
   }
   const pkg = assemble(cargoVersion());
-  await bundleCommon(pkg);
   await bundleEntries(pkg);
+  await bundleCommon(pkg);
+  checkImports(pkg);
   for (const r of rows) {
     console.log(`${r.build.padEnd(6)} .wasm  ${String(r.raw).padStart(7)} B raw  ${String(r.gzip).padStart(6)} B gzip -9  (${(r.gzip / 1024).toFixed(2)} KiB)`);
   }

@@ -1,7 +1,7 @@
 // One-file MCP App Views built the way View authors build them, from the
 // packed package installed into a project of its own (js/out/bundlers), and
 // run the way hosts run them: in a sandboxed srcdoc iframe under a CSP with
-// connect-src 'none'. Shared by js/test/widget-bundlers.test.mjs and the
+// connect-src 'none'. Shared by js/test/widget-bundlers.browser.test.mjs and the
 // Chromium bench (js/bench/widget-chromium.mjs).
 //
 // Each bundler runs with its defaults and no plug-in for the wasm: Vite 8 +

@@ -22,6 +22,10 @@ import { deepStrictEqual, strictEqual, ok } from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { atClock } from "./lib/clock.mjs";
+
+// The real clock, to check that every pinned call restored it.
+const realDateNow = Date.now;
 
 const SDK_NAME = "@modelcontextprotocol/server";
 const SDK_VERSION = "2.4.0";
@@ -35,22 +39,6 @@ const OUT_PATH = fileURLToPath(OUT_URL);
   if (installed !== SDK_VERSION) {
     console.error(`expected ${SDK_NAME}@${SDK_VERSION}, found ${installed}`);
     process.exit(1);
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Fixed clock helper
-// ---------------------------------------------------------------------------
-
-const realDateNow = Date.now;
-
-/** Run `fn` (sync or async) with Date.now() pinned to `nowMs`, then restore. */
-async function atClock(nowMs, fn) {
-  Date.now = () => nowMs;
-  try {
-    return await fn();
-  } finally {
-    Date.now = realDateNow;
   }
 }
 

@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkImports } from "./build.mjs";
 
 const js = dirname(fileURLToPath(import.meta.url));
 const out = join(js, "out");
@@ -24,6 +25,7 @@ export function pack() {
   mkdirSync(consumer, { recursive: true });
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", join(out, tarball)], { cwd: consumer, stdio: ["ignore", "ignore", "inherit"] });
+  checkImports(join(consumer, "node_modules/mcp-sealed-state"));
   for (const peer of PEERS) {
     mkdirSync(dirname(join(consumer, "node_modules", peer)), { recursive: true });
     symlinkSync(join(js, "node_modules", peer), join(consumer, "node_modules", peer), "dir");

@@ -12,7 +12,7 @@
 // wasm memory grew after the warm-up batch.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { COMPATIBILITY_DATE, bundleForWorkerd, importTool } from "./workerd.mjs";
+import { COMPATIBILITY_DATE, bundleForWorkerd, importTool } from "./lib/workerd.mjs";
 
 const JS = dirname(fileURLToPath(import.meta.url));
 const CONSUMER = join(JS, "out/consumer/node_modules");

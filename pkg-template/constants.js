@@ -7,9 +7,6 @@ export const STATE_META_KEY = "ng-mcp-ui/state";
 /** The one message of every token failure. It never says which check failed. */
 export const SEALED_STATE_INVALID_MESSAGE = "mcp-sealed-state: sealed state is invalid or expired";
 
-/** The crate's version, which the npm package carries: common.js keys the classes the entries share by it. */
-export const PACKAGE_VERSION = "0.1.0";
-
 /** Reason names by the code the wasm core reports. */
 export const REASONS = Object.freeze([undefined, "malformed", "mac", "expired", "bind", "purpose"]);
 
@@ -28,6 +25,9 @@ export const MAX_READ_CHARS = 1048576;
 /** Characters of a token's MAC part (base64url of 32 bytes). */
 export const MAC_CHARS = 43;
 
+/** What every v1 token starts with. */
+export const TOKEN_PREFIX = "v1.";
+
 /** ng-mcp-ui's stable message, which widgets also read as "expired, start over". */
 export const NG_MCP_UI_INVALID_MESSAGE = "ng-mcp-ui: sealed state is invalid or expired";
 
@@ -39,6 +39,9 @@ export const EPHEMERAL_KEY_WARNING = "mcp-sealed-state: no key configured; using
 
 /** The MCP Apps request that saves view state. */
 export const SET_VIEW_STATE_METHOD = "ui/set-view-state";
+
+/** How long a Host's view-state store call may take by default, ms, before the save is answered -32603 (a JS-only rule: the save queue is JS). */
+export const DEFAULT_STORE_TIMEOUT_MS = 5000;
 
 /** JSON-RPC error codes of `ui/set-view-state`. */
 export const VIEW_STATE_ERROR_CODES = Object.freeze({ INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, METHOD_NOT_FOUND: -32601 });

@@ -32,11 +32,6 @@ fn render() -> String {
         "SEALED_STATE_INVALID_MESSAGE",
         js(mcp_sealed_state::SEALED_STATE_INVALID_MESSAGE),
     );
-    line(
-        "The crate's version, which the npm package carries: common.js keys the classes the entries share by it.",
-        "PACKAGE_VERSION",
-        js(env!("CARGO_PKG_VERSION")),
-    );
     let mut reasons = vec!["undefined".to_owned()];
     for (i, r) in Reason::ALL.iter().enumerate() {
         assert_eq!(usize::from(r.code()), i + 1, "reason codes are 1, 2, ...");
@@ -73,6 +68,11 @@ fn render() -> String {
         mcp_sealed_state::internals::wire::MAC_CHARS.to_string(),
     );
     line(
+        "What every v1 token starts with.",
+        "TOKEN_PREFIX",
+        js(&token_prefix()),
+    );
+    line(
         "ng-mcp-ui's stable message, which widgets also read as \"expired, start over\".",
         "NG_MCP_UI_INVALID_MESSAGE",
         js(reader::NG_MCP_UI_INVALID_MESSAGE),
@@ -91,6 +91,11 @@ fn render() -> String {
         "The MCP Apps request that saves view state.",
         "SET_VIEW_STATE_METHOD",
         js(view_state::SET_VIEW_STATE_METHOD),
+    );
+    line(
+        "How long a Host's view-state store call may take by default, ms, before the save is answered -32603 (a JS-only rule: the save queue is JS).",
+        "DEFAULT_STORE_TIMEOUT_MS",
+        DEFAULT_STORE_TIMEOUT_MS.to_string(),
     );
     line(
         "JSON-RPC error codes of `ui/set-view-state`.",
@@ -130,6 +135,22 @@ fn render() -> String {
     out
 }
 
+/// The one default of the Host's store timeout. The save queue is JS
+/// (ViewStateSaveQueue, ViewStateAppBridge), so the core has no copy; it is
+/// rendered here so that both JS users read one value.
+const DEFAULT_STORE_TIMEOUT_MS: u32 = 5000;
+
+/// The prefix of a token the core mints, up to and including its first dot.
+fn token_prefix() -> String {
+    let keys = vec![[7u8; 32]];
+    let codec = codec::Codec::new(codec::CodecOptions::with_keys(keys)).unwrap();
+    let token = codec.mint_at("1", None, 0.0).unwrap();
+    let (prefix, rest) = token.split_at(token.find('.').unwrap() + 1);
+    let mac = rest.rsplit('.').next().unwrap();
+    assert_eq!(mac.len(), mcp_sealed_state::internals::wire::MAC_CHARS);
+    prefix.to_owned()
+}
+
 /// The core's own words for each `CONFIG_*` code, by code.
 fn config_errors() -> Vec<String> {
     use codec::ConfigError;
@@ -159,6 +180,21 @@ fn config_errors() -> Vec<String> {
         assert_eq!(usize::from(*code), i, "config codes are 0, 1, 2, ...");
     }
     by_code.into_iter().map(|(_, text)| text).collect()
+}
+
+/// Every .js file under `dir`, sorted.
+fn package_js_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(package_js_files(&path));
+        } else if path.extension().is_some_and(|e| e == "js") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
 }
 
 fn template(file: &str) -> std::path::PathBuf {
@@ -196,17 +232,24 @@ fn the_glue_keeps_no_copy_of_its_own() {
         ": -32602".to_owned(),
         ": -32603".to_owned(),
         "sealed state is invalid or expired\"".to_owned(),
-        "= 43".to_owned(),
+        format!("= {}", mcp_sealed_state::internals::wire::MAC_CHARS),
+        format!("+ {}", mcp_sealed_state::internals::wire::MAC_CHARS),
+        format!("= {}", js(&token_prefix())),
+        DEFAULT_STORE_TIMEOUT_MS.to_string(),
+        "5_000".to_owned(),
+        "10_000".to_owned(),
     ];
-    for file in [
-        "common.js",
-        "edge/api.js",
-        "edge/request-state-codec.js",
-        "widget/token.js",
-        "widget/read-js.js",
-        "widget/view-state.js",
-    ] {
-        let text = std::fs::read_to_string(template(file)).unwrap();
+    // Every JS file the package ships from pkg-template (app/, app-bridge/, react/ too).
+    for file in package_js_files(&template("")) {
+        let file = file
+            .strip_prefix(template(""))
+            .unwrap()
+            .display()
+            .to_string();
+        if file == "constants.js" {
+            continue;
+        }
+        let text = std::fs::read_to_string(template(&file)).unwrap();
         for copy in &copies {
             assert!(
                 !text.contains(copy.as_str()),

@@ -13,11 +13,16 @@
 //   SDK         imports @modelcontextprotocol/server and mints once with its codec
 // The package scripts live in js/out/consumer (written here, removed after),
 // so `import "mcp-sealed-state"` resolves the way a user's project does.
+//
+//   node js/bench/cold-node.mjs [--runs=N] [--against=DIR] [--node=BIN]
+// runs it alone; --against adds "import + seal" of another build of the
+// package (a pkg/ directory, e.g. of an older commit) to the same rounds, and
+// prints the paired difference, this build minus that one.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { median } from "./harness.mjs";
 import { KEY } from "./codecs.mjs";
 
@@ -63,9 +68,27 @@ function onePackageProject() {
   return { dir, script: join(dir, "main.mjs") };
 }
 
-export function coldNode(log, { runs = RUNS, warmup = WARMUP, node = process.execPath } = {}) {
+/** A project whose node_modules/mcp-sealed-state is `pkg` (a symlink), and a script that imports it and seals once. */
+function otherBuildProject(pkg) {
+  const dir = mkdtempSync(join(tmpdir(), "bench-cold-other-"));
+  mkdirSync(join(dir, "node_modules"), { recursive: true });
+  symlinkSync(pkg, join(dir, "node_modules/mcp-sealed-state"), "dir");
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true, type: "module" }));
+  writeFileSync(join(dir, "main.mjs"), `import { StateCodec } from "mcp-sealed-state";\nnew StateCodec({ key: ${JSON.stringify(KEY)} }).seal(${SMALL});\n`);
+  writeFileSync(join(dir, "cpu.mjs"), CPU_SCRIPT);
+  return { dir, script: join(dir, "main.mjs"), cpuScript: join(dir, "cpu.mjs") };
+}
+
+// The process's own CPU time (all threads) for import + new StateCodec + the
+// first seal: what a loaded machine's scheduling leaves alone.
+const CPU_SCRIPT = `const c0 = process.cpuUsage();\nconst { StateCodec } = await import("mcp-sealed-state");\nnew StateCodec({ key: ${JSON.stringify(KEY)} }).seal(${SMALL});\nconst c = process.cpuUsage(c0);\nconsole.log((c.user + c.system) / 1000);\n`;
+
+export function coldNode(log, { runs = RUNS, warmup = WARMUP, node = process.execPath, against } = {}) {
   const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
   const onePackage = onePackageProject();
+  // Both builds from projects of the same shape (a symlink each), so that only the builds differ.
+  const other = against === undefined ? undefined : otherBuildProject(against);
+  const mine = against === undefined ? undefined : otherBuildProject(join(CONSUMER, "node_modules/mcp-sealed-state"));
   const scripts = {
     empty: [CONSUMER, `// nothing: the cost of starting Node's ESM loader\n`],
     import: [CONSUMER, `import "mcp-sealed-state";\n`],
@@ -92,6 +115,10 @@ export function coldNode(log, { runs = RUNS, warmup = WARMUP, node = process.exe
     { label: "import mcp-sealed-state + new StateCodec + seal once", args: [scripts.seal] },
     { label: "import @modelcontextprotocol/server + createRequestStateCodec + mint once", args: [scripts.sdk] },
   ];
+  if (other) {
+    commands.push({ label: "import + new StateCodec + seal once, this build (from a project like the other's)", args: [mine.script] });
+    commands.push({ label: `import + new StateCodec + seal once, the build in ${against}`, args: [other.script] });
+  }
   try {
     // Each must run cleanly before it is timed.
     for (const c of commands) execFileSync(node, c.args, { stdio: ["ignore", "ignore", "inherit"] });
@@ -140,10 +167,26 @@ export function coldNode(log, { runs = RUNS, warmup = WARMUP, node = process.exe
       `  ${version} in-process (medians): import() ${steps.import.toFixed(2)} ms, new StateCodec ${steps.construct.toFixed(2)} ms, first seal ${steps.firstSeal.toFixed(2)} ms, second seal ${steps.secondSeal.toFixed(3)} ms`,
     );
     for (const c of commands) log(`  ${c.label}: median ${c.median.toFixed(1)} ms (bare node +${c.overBare.toFixed(1)}), min ${c.min.toFixed(1)} ms, CPU ${c.cpuMedian?.toFixed(0)} ms`);
-    const [, esm, , importOnly, ours, sdk] = commands;
-    return { version, tool, runs, commands, steps, bare, esm, onePackage: onePkg, importOnly, ours, sdk };
+    const [, esm, , importOnly, ours, sdk, thisBuild, otherBuild] = commands;
+    if (otherBuild) {
+      const cpuOf = (script) => Number(execFileSync(node, [script], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
+      const pairs = Array.from({ length: runs * 2 }, () => [cpuOf(mine.cpuScript), cpuOf(other.cpuScript)]);
+      log(
+        `  in-process CPU time of import + new StateCodec + first seal, ${pairs.length} interleaved pairs of fresh processes: this build ${median(pairs.map((p) => p[0])).toFixed(2)} ms, ${against} ${median(pairs.map((p) => p[1])).toFixed(2)} ms, paired difference ${median(pairs.map((p) => p[0] - p[1])).toFixed(2)} ms`,
+      );
+      const wall = over(thisBuild, otherBuild);
+      const cpu = thisBuild.cpu ? over(thisBuild, otherBuild, "cpu") : undefined;
+      log(`  this build minus ${against}, import + seal (median of paired rounds): wall ${wall.toFixed(2)} ms${cpu === undefined ? "" : `, CPU ${cpu.toFixed(2)} ms`}`);
+    }
+    return { version, tool, runs, commands, steps, bare, esm, onePackage: onePkg, importOnly, ours, sdk, thisBuild, otherBuild };
   } finally {
     for (const f of files) rmSync(f, { force: true });
     rmSync(onePackage.dir, { recursive: true, force: true });
+    for (const p of [other, mine]) if (p) rmSync(p.dir, { recursive: true, force: true });
   }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  coldNode(console.log, { runs: Number(arg("runs") ?? RUNS), against: arg("against"), node: arg("node") ?? process.execPath });
 }

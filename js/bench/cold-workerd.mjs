@@ -24,7 +24,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./harness.mjs";
-import { COMPATIBILITY_DATE, bundleForWorkerd, importTool } from "../workerd.mjs";
+import { COMPATIBILITY_DATE, bundleForWorkerd, importTool } from "../lib/workerd.mjs";
 import { KEY } from "./codecs.mjs";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));

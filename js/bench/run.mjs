@@ -133,7 +133,11 @@ if (jsonOut) {
   log(`wrote ${jsonOut}`);
 }
 if (write) {
-  writeFileSync(join(BENCH, "RESULTS.md"), md);
+  // The "Decisions" section is written by hand: a new run keeps it.
+  const resultsFile = join(BENCH, "RESULTS.md");
+  const previous = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8") : "";
+  const decisions = previous.indexOf("\n## Decisions");
+  writeFileSync(resultsFile, decisions === -1 ? md : `${md.trimEnd()}\n${previous.slice(decisions)}`);
   log(`wrote ${join(BENCH, "RESULTS.md")}`);
   // The README's figures are this run's too: rewrite the table between its markers.
   const readme = join(BENCH, "../../README.md");

@@ -17,7 +17,7 @@ import { createServer } from "node:http";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { COMPATIBILITY_DATE, bundleForWorkerd, importTool } from "../workerd.mjs";
+import { COMPATIBILITY_DATE, bundleForWorkerd, importTool } from "../lib/workerd.mjs";
 
 const execFileP = promisify(execFile);
 const SUITE = dirname(fileURLToPath(import.meta.url));
@@ -231,8 +231,8 @@ async function browserImportMap(dir) {
 
 /** The suite in headless Chromium: the project served on loopback, the page imports the package unbundled. */
 export async function runChromium(dir) {
-  const { serve } = await import("../../www/lib/serve.mjs");
-  const { launchChromium } = await import("../../www/lib/chromium.mjs");
+  const { serve } = await import("../lib/serve.mjs");
+  const { launchChromium } = await import("../lib/chromium.mjs");
   const importMap = await browserImportMap(dir);
   writeFileSync(
     join(dir, "index.html"),

@@ -2,7 +2,7 @@
 // from the packed tarball, over the REAL @modelcontextprotocol/ext-apps 2.0.4
 // App and AppBridge, linked in memory (InMemoryTransport of the MCP client SDK).
 // The same adapters in Chromium, over postMessage and reloads:
-// app-browser.test.mjs. Tokens are minted by the real SDK codec.
+// app.browser.test.mjs. Tokens are minted by the real SDK codec.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -12,6 +12,7 @@ import { describe, test } from "node:test";
 import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
 import { PACKAGE_DIR, importPackage } from "./support.mjs";
+import { atClock } from "../lib/clock.mjs";
 
 const { App } = await import("@modelcontextprotocol/ext-apps");
 const { AppBridge } = await import("@modelcontextprotocol/ext-apps/app-bridge");
@@ -76,13 +77,7 @@ async function pair({ storage = memoryStore(), plain = false, beforeConnect, ...
 
 async function mint(payload, { ttlSeconds = 600, nowMs = Date.now() } = {}) {
   const codec = createRequestStateCodec({ key: KEY, ttlSeconds });
-  const real = Date.now;
-  Date.now = () => nowMs;
-  try {
-    return await codec.mint({ p: "v", d: payload });
-  } finally {
-    Date.now = real;
-  }
+  return atClock(nowMs, () => codec.mint({ p: "v", d: payload }));
 }
 const result = (token) => ({ content: [{ type: "text", text: "ok" }], ...(token !== undefined && { _meta: { [STATE_META_KEY]: token } }) });
 

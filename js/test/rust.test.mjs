@@ -10,13 +10,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { assertRefused, connectClient, move, start, tamper, textOf, tokenOf } from "../lib/mcp-client.mjs";
 import * as sdk from "@modelcontextprotocol/server";
 import { ROOT, importPackage } from "./support.mjs";
-import { buildWorker, startServer } from "../../www/server/miniflare.mjs";
-import { DEFAULT_VIEW_HTML, startRustServer } from "../../www/server/rust.mjs";
+import { buildWorker, startServer } from "../lib/miniflare.mjs";
+import { DEFAULT_VIEW_HTML, startRustServer } from "../lib/rust-server.mjs";
+import { atClock as at } from "../lib/clock.mjs";
 
-const { SEALED_STATE_INVALID_MESSAGE, STATE_META_KEY, StateCodec } = await importPackage();
+const { SEALED_STATE_INVALID_MESSAGE, StateCodec } = await importPackage();
 const { readTokenUnverified } = await importPackage("/widget");
 
 const KEY = "rust-interop-key: at least thirty-two bytes long";
@@ -46,16 +47,6 @@ async function cli(args, { key = KEY } = {}) {
 /** The SDK's codec; binds to ctx.user when `bind`. */
 const sdkCodec = ({ key = KEY, bind = false } = {}) => sdk.createRequestStateCodec({ key, ...(bind && { bind: (ctx) => ctx.user }) });
 
-/** Run `fn` with Date.now pinned (the SDK's codec reads it after awaits). */
-async function at(ms, fn) {
-  const real = Date.now;
-  Date.now = () => ms;
-  try {
-    return await fn();
-  } finally {
-    Date.now = real;
-  }
-}
 /** The clock at which a token with this exp was sealed (default TTL 600 s). */
 const sealedAtMs = (token) => (readTokenUnverified(token).exp - 600) * 1000;
 
@@ -80,36 +71,14 @@ after(async () => {
   await Promise.allSettled(Object.values(servers).map((s) => s.dispose()));
 });
 
-async function connect(server, { user, options = {} } = {}) {
-  const client = new Client({ name: "rust-test", version: "0.0.0" }, options);
-  const headers = user === undefined ? {} : { "X-Demo-User": user };
-  const transport = new StreamableHTTPClientTransport(server.mcpUrl, { requestInit: { headers } });
-  await client.connect(transport);
-  return { client, transport, close: () => client.close() };
-}
+const connect = (server, opts) => connectClient(server.mcpUrl, { name: "rust-test", ...opts });
 
-const tokenOf = (result) => {
-  const token = result?._meta?.[STATE_META_KEY];
-  assert.equal(typeof token, "string", `no token in ${JSON.stringify(result)}`);
-  return token;
-};
-const textOf = (result) => result.content.map((c) => c.text).join("\n");
-const start = (client) => client.callTool({ name: "start", arguments: {} });
-const move = (client, state, cell) => client.callTool({ name: "move", arguments: { state, cell } });
-
-function assertRefused(result) {
-  assert.equal(result.isError, true, JSON.stringify(result));
-  assert.equal(textOf(result), SEALED_STATE_INVALID_MESSAGE);
-  assert.equal(result._meta?.[STATE_META_KEY], undefined);
-}
+/** The stable refusal of a sealed token: the one message, no token. */
+const refusedByServer = (result) => assertRefused(result, SEALED_STATE_INVALID_MESSAGE);
 function assertLogged(instance, reason, since) {
   const line = logs[instance].slice(since).find((l) => l.includes(`reason=${reason}`));
   assert.ok(line, `no "reason=${reason}" in ${instance}'s log: ${JSON.stringify(logs[instance])}`);
   assert.ok(!line.includes("v1."), "the log holds no token");
-}
-function tamper(token) {
-  const i = 10;
-  return token.slice(0, i) + (token[i] === "A" ? "B" : "A") + token.slice(i + 1);
 }
 
 // ---- the command against the SDK's codec ------------------------------------------
@@ -290,22 +259,22 @@ for (const { era, options, version } of ERAS) {
       const since = logs.rust.length;
       try {
         const t = tokenOf(await start(client));
-        assertRefused(await move(client, tamper(t), 0));
+        refusedByServer(await move(client, tamper(t), 0));
         assertLogged("rust", "mac", since);
-        assertRefused(await move(client, "not a token", 0));
+        refusedByServer(await move(client, "not a token", 0));
         assertLogged("rust", "malformed", since);
         const bob = await connect(servers.rust, { user: "bob", options });
         try {
-          assertRefused(await move(bob.client, t, 0));
+          refusedByServer(await move(bob.client, t, 0));
           assertLogged("rust", "bind", since);
         } finally {
           await bob.close();
         }
         const s = sdkCodec({ bind: true });
         const old = await at(Date.now() - 3_600_000, () => s.mint({ p: "v", d: { board: ".........", turn: 1 } }, { user: "alice" }));
-        assertRefused(await move(client, old, 0));
+        refusedByServer(await move(client, old, 0));
         assertLogged("rust", "expired", since);
-        assertRefused(await move(client, await s.mint({ p: "r", d: { board: ".........", turn: 1 }, o: "move" }, { user: "alice" }), 0));
+        refusedByServer(await move(client, await s.mint({ p: "r", d: { board: ".........", turn: 1 }, o: "move" }, { user: "alice" }), 0));
         assertLogged("rust", "purpose", since);
         // A genuine token that holds no game: a game error, not a token refusal.
         const notGame = await move(client, await s.mint({ p: "v", d: { board: 7 } }, { user: "alice" }), 0);
@@ -316,8 +285,8 @@ for (const { era, options, version } of ERAS) {
         try {
           const devToken = tokenOf(await start(dev.client));
           assert.equal((await move(dev.client, devToken, 4)).isError, undefined);
-          assertRefused(await move(client, devToken, 4));
-          assertRefused(await move(dev.client, t, 4));
+          refusedByServer(await move(client, devToken, 4));
+          refusedByServer(await move(dev.client, t, 4));
         } finally {
           await dev.close();
         }
@@ -375,7 +344,7 @@ for (const { era, options, version } of ERAS) {
         // Another principal is refused on both.
         const dave = await connect(servers.workerd, { user: "dave", options });
         try {
-          assertRefused(await move(dave.client, tokenOf(r), 0));
+          refusedByServer(await move(dave.client, tokenOf(r), 0));
         } finally {
           await dave.close();
         }

@@ -25,28 +25,17 @@ export function importPackage(subpath = "") {
   return import(pathToFileURL(resolvePackage(subpath)).href);
 }
 
-// The edge build's Node entry has the wasm-bindgen glue inside it (js/build.mjs:
-// one module fewer to load), so a test cannot reach that entry's instance
-// through wasm/edge.js. This source, run before the entry is first imported,
-// keeps the memory of the first wasm instance made after it in
-// `globalThis.entryWasmMemory` (a child process runs it as the first lines of
-// its script; a test file through watchEntryWasmMemory below).
-export const WATCH_ENTRY_WASM_MEMORY = `{
-  const { Instance } = WebAssembly;
-  WebAssembly.Instance = function (module, imports) {
-    const instance = new Instance(module, imports);
-    globalThis.entryWasmMemory ??= instance.exports.memory;
-    WebAssembly.Instance = Instance;
-    return instance;
-  };
-}`;
+/**
+ * The file URL of the edge build's wasm-bindgen glue in the packed package,
+ * the module every edge entry instantiates the wasm through. Its `initSync()`,
+ * called after the entry has instantiated it, returns the wasm's exports
+ * (`memory` among them), which is how a test watches the entry's own memory.
+ */
+export const EDGE_GLUE_URL = pathToFileURL(join(PACKAGE_DIR, "wasm/edge.js")).href;
 
-/** Import the edge entry (`mcp-sealed-state`) and the memory of the wasm instance it made. */
-export async function importPackageWithWasmMemory() {
-  if (globalThis.entryWasmMemory !== undefined) throw new Error("the edge entry's wasm memory is watched once per process");
-  new Function(WATCH_ENTRY_WASM_MEMORY)();
-  const entry = await importPackage();
-  const memory = globalThis.entryWasmMemory;
-  if (!(memory instanceof WebAssembly.Memory)) throw new Error("the edge entry made no wasm instance (imported earlier in this process?)");
-  return { entry, memory };
+/** The linear memory of the wasm instance the edge entry (`mcp-sealed-state`) made. */
+export async function edgeWasmMemory() {
+  await importPackage();
+  const { initSync } = await import(EDGE_GLUE_URL);
+  return initSync().memory;
 }

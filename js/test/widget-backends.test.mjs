@@ -7,7 +7,7 @@
 //   - the hostile-input rows of tests/hostile.rs that reach the reader;
 //   - fast-check: random strings, and tokens built from random envelopes with
 //     hostile mutations (duplicates, escapes, odd exps, broken UTF-8, ...);
-//   - the whole widget suite (widget.test.mjs) again under node --jitless,
+//   - the widget API's tests (WIDGET_TEST_FILES) again under node --jitless,
 //     where the widget entry has no WebAssembly and serves from the JS twin;
 //   - a wasm trap (out of memory) handing over to the JS twin.
 import assert from "node:assert/strict";
@@ -18,6 +18,7 @@ import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { JS_DIR, PACKAGE_DIR, ROOT, resolvePackage } from "./support.mjs";
+import { WIDGET_TEST_FILES } from "./widget-support.mjs";
 
 const glue = await import(pathToFileURL(join(PACKAGE_DIR, "wasm/widget.js")).href);
 glue.initSync({ module: readFileSync(join(PACKAGE_DIR, "wasm/widget_bg.wasm")) });
@@ -299,7 +300,8 @@ test("the whole widget suite passes on the JS twin (node --jitless: no WebAssemb
   // Throws, with the suite's output, if any test fails. Without NODE_TEST_CONTEXT,
   // which would make the child report to this runner instead of printing TAP.
   const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-  const out = execFileSync(process.execPath, ["--jitless", "--test", "--test-reporter=tap", join(JS_DIR, "test/widget.test.mjs")], {
+  const files = WIDGET_TEST_FILES.map((f) => join(JS_DIR, "test", f));
+  const out = execFileSync(process.execPath, ["--jitless", "--test", "--test-concurrency=1", "--test-reporter=tap", ...files], {
     encoding: "utf8",
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -12,11 +12,11 @@
 // 2026-07-28 pin (per-request envelope).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { assertRefused, connectClient, move, start, tamper, textOf, tokenOf } from "../lib/mcp-client.mjs";
 import { importPackage } from "./support.mjs";
-import { buildWorker, startServer } from "../../www/server/miniflare.mjs";
+import { buildWorker, startServer } from "../lib/miniflare.mjs";
 
-const { SEALED_STATE_INVALID_MESSAGE, STATE_META_KEY } = await importPackage();
+const { SEALED_STATE_INVALID_MESSAGE } = await importPackage();
 const { readTokenUnverified } = await importPackage("/widget");
 
 const KEY = "workerd-test-key: at least thirty-two bytes long!";
@@ -42,46 +42,15 @@ after(async () => {
   await Promise.allSettled(Object.values(servers).map((s) => s.dispose()));
 });
 
-/** A connected client for `server`, sending `X-Demo-User: user` when given. */
-async function connect(server, { user, options = {} } = {}) {
-  const client = new Client({ name: "workerd-test", version: "0.0.0" }, options);
-  const withUser = (input, init = {}) => {
-    if (user === undefined) return fetch(input, init);
-    const headers = new Headers(init.headers);
-    headers.set("X-Demo-User", user);
-    return fetch(input, { ...init, headers });
-  };
-  const transport = new StreamableHTTPClientTransport(server.mcpUrl, { fetch: withUser });
-  await client.connect(transport);
-  return { client, transport, close: () => client.close() };
-}
+const connect = (server, opts) => connectClient(server.mcpUrl, { name: "workerd-test", ...opts });
 
-const tokenOf = (result) => {
-  const token = result?._meta?.[STATE_META_KEY];
-  assert.equal(typeof token, "string", `no token in ${JSON.stringify(result)}`);
-  return token;
-};
-const textOf = (result) => result.content.map((c) => c.text).join("\n");
-const start = (client) => client.callTool({ name: "start", arguments: {} });
-const move = (client, state, cell) => client.callTool({ name: "move", arguments: { state, cell } });
-
-/** The stable refusal: isError, the one message, and no token. */
-function assertRefused(result) {
-  assert.equal(result.isError, true, JSON.stringify(result));
-  assert.equal(textOf(result), SEALED_STATE_INVALID_MESSAGE);
-  assert.equal(result._meta?.[STATE_META_KEY], undefined);
-}
+/** The stable refusal of a sealed token: the one message, no token. */
+const refusedByServer = (result) => assertRefused(result, SEALED_STATE_INVALID_MESSAGE);
 
 /** The worker logged a refusal with this reason (server-side only), after log entry `since`. */
 function assertLogged(instance, reason, since) {
   const line = logs[instance].slice(since).find((l) => l.message.includes(`reason=${reason}`));
   assert.ok(line, `no "reason=${reason}" in ${instance}'s log: ${JSON.stringify(logs[instance])}`);
-}
-
-/** Tamper with one character of the body, keeping the base64url alphabet. */
-function tamper(token) {
-  const i = 10;
-  return token.slice(0, i) + (token[i] === "A" ? "B" : "A") + token.slice(i + 1);
 }
 
 async function waitForNextSecond() {
@@ -185,9 +154,9 @@ for (const { era, options, version } of ERAS) {
       const since = logs.a.length;
       try {
         const t = tokenOf(await start(client));
-        assertRefused(await move(client, tamper(t), 0));
+        refusedByServer(await move(client, tamper(t), 0));
         assertLogged("a", "mac", since);
-        assertRefused(await move(client, "not a token", 0));
+        refusedByServer(await move(client, "not a token", 0));
         assertLogged("a", "malformed", since);
       } finally {
         await close();
@@ -201,8 +170,8 @@ for (const { era, options, version } of ERAS) {
       const since = logs.a.length;
       try {
         const bobs = tokenOf(await start(bob.client));
-        assertRefused(await move(alice.client, bobs, 0));
-        assertRefused(await move(anonymous.client, bobs, 0));
+        refusedByServer(await move(alice.client, bobs, 0));
+        refusedByServer(await move(anonymous.client, bobs, 0));
         assertLogged("a", "bind", since);
         // Bob himself still plays it.
         assert.equal((await move(bob.client, bobs, 0)).isError, undefined);
@@ -233,8 +202,8 @@ for (const { era, options, version } of ERAS) {
         const t0 = tokenOf(await start(d.client));
         const m1 = await move(d.client, t0, 4);
         assert.equal(m1.isError, undefined, JSON.stringify(m1));
-        assertRefused(await move(a.client, t0, 4));
-        assertRefused(await move(d.client, tokenOf(await start(a.client)), 4));
+        refusedByServer(await move(a.client, t0, 4));
+        refusedByServer(await move(d.client, tokenOf(await start(a.client)), 4));
       } finally {
         await Promise.all([d.close(), a.close()]);
       }
@@ -249,13 +218,13 @@ test("an expired token (TTL_SECONDS=0, next second): isError with the stable mes
     const tokens = [];
     for (const { client } of clients) tokens.push(tokenOf(await start(client)));
     await waitForNextSecond();
-    for (const [i, { client }] of clients.entries()) assertRefused(await move(client, tokens[i], 4));
+    for (const [i, { client }] of clients.entries()) refusedByServer(await move(client, tokens[i], 4));
     assertLogged("c", "expired", since);
     assert.equal(logs.c.slice(since).filter((l) => l.message.includes("reason=expired")).length, 2);
     // The same token at the same moment on A (ttl 600, same key) is expired too: exp is in the token.
     const a = await connect(servers.a);
     try {
-      assertRefused(await move(a.client, tokens[0], 4));
+      refusedByServer(await move(a.client, tokens[0], 4));
     } finally {
       await a.close();
     }

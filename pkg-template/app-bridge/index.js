@@ -30,19 +30,15 @@
 //   them), and the store is read only after the saves already received settle.
 import { AppBridge, McpUiInitializeRequestSchema } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { VIEW_STATE_ERRORS, ViewStateError, ViewStateSaveQueue } from "mcp-sealed-state/widget";
+import { DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD } from "../constants.js";
 
-export const SET_VIEW_STATE_METHOD = "ui/set-view-state";
+// How long one `load()` or `save()` of the store may take (DEFAULT_STORE_TIMEOUT_MS,
+// the queue's own default): a slower store call counts as failed (load: no
+// capability for that render, a save -32603), and a save that timed out may
+// still complete in the store, which the bridge does not count as saved.
+export { DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD } from "../constants.js";
 /** The PR's suggested floor for maxBytes. */
 export const DEFAULT_MAX_BYTES = 65536;
-/**
- * How long one `load()` or `save()` of the store may take (ms). A store call
- * that takes longer counts as failed: load -> no capability for that render,
- * save -> -32603. Five seconds: far above a localStorage or IndexedDB call, and
- * short enough that ui/initialize (which waits for load) still feels like a
- * slow render, not a dead one. A save that timed out may still complete in the
- * store later; the bridge does not count it as saved.
- */
-export const DEFAULT_STORE_TIMEOUT_MS = 5000;
 
 // The params schema of ui/set-view-state, as a Standard Schema (the SDK takes any):
 // only the presence of `state` is checked here, so that the queue's own -32602

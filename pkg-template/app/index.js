@@ -164,7 +164,7 @@ export class ViewState {
   /**
    * Save `state` (an object, or null to clear). Resolves true once the Host has
    * stored it; false when the Host did not advertise the capability, in which
-   * case nothing is sent. Rejects with ViewStateError: -32602 never as given
+   * case nothing is sent. Rejects with a ViewStateError, -32602 never as given
    * (checked here first against maxBytes, so an oversize state is never sent;
    * or refused by the Host), -32603 not now, -32601 a Host without the method.
    */

@@ -11,13 +11,10 @@
 // parse_as_sdk): an undefined payload, a fractional or huge exp, a repeated
 // key open as they open in the SDK.
 import { SealedStateError } from "../common.js";
-import { DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS } from "../constants.js";
-import { StateCodec } from "./api.js";
+import { DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, TOKEN_PREFIX as PREFIX } from "../constants.js";
+import { StateCodec } from "./state-codec.js";
+import { SDK_READING } from "./sdk-reading.js";
 
-/** StateCodec's option for this module alone: mint and verify by the SDK's reading (constants.js IO.SDK). */
-export const SDK_READING = Symbol("mcp-sealed-state: the SDK codec's reading");
-
-const PREFIX = "v1.";
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** The SDK's failure: an Error whose message is the reason code (and, for logs, `reason`). */
@@ -192,8 +189,8 @@ export function createRequestStateCodec(options) {
     async verify(state, ctx) {
       // The SDK's shape step, the same expressions: a non-string fails as it fails there.
       const dot = state.lastIndexOf(".");
-      if (!state.startsWith(PREFIX) || dot <= 3) throw failure("malformed");
-      const body = state.slice(3, dot);
+      if (!state.startsWith(PREFIX) || dot <= PREFIX.length) throw failure("malformed");
+      const body = state.slice(PREFIX.length, dot);
       const mac = state.slice(dot + 1);
       try {
         sdkBase64UrlToBytes(mac);

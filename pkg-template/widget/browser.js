@@ -1,23 +1,13 @@
 // Browsers, bundlers and one-file Views: the wasm bytes travel inside this
-// package's JS (./wasm-inline.js, written by js/build.mjs, as hex) and are
-// instantiated from bytes, so nothing is fetched and there is no sibling file
-// for a bundler to emit or a CSP to block.
+// package's JS (./wasm-inline.js, written by js/build.mjs, as hex), so nothing
+// is fetched and there is no sibling file for a bundler to emit or a CSP to block.
 //
 // No top-level await (esbuild's default iife output refuses it): the JS twin
-// serves calls made while the module graph evaluates, and the wasm takes over
-// a microtask later, which a page whose CSP refuses WebAssembly never allows.
-// The attempt is deferred so that a refused compile (its violation report
-// costs 2-4 ms in Chromium, the first time in a document) never delays such
-// a call. Both give the same results; `backend()` says which serves now, and
-// `init()` resolves with the one that serves from then on.
-//
-// Measured in Chromium 156 (a Vite one-file View, module start to the end of
-// the wasm's first read; main-thread CPU time from a trace, medians of 15):
-// 5.1 ms when the .wasm travelled gzipped and was inflated by
-// DecompressionStream (wall 7.7-11 ms: the stream's hops wait); 2.6 ms from
-// hex (wall 3.7-5.6 ms): hex decode 0.1 ms, compile 0.9-1.7, instantiate 0.3,
-// and the first call's lazy compile of the functions it reaches, about 2 (V8
-// compiles a wasm function when first called, also after an async compile).
+// serves calls made while the module graph evaluates, and the wasm takes over a
+// microtask later (never, where the page's CSP refuses WebAssembly). The compile
+// is deferred so that a refused one, whose violation report takes a few ms, never
+// delays such a call. Both give the same results; `backend()` says which serves
+// now, and `init()` resolves with the one that serves from then on.
 import initWasm, { initSync, readTokenJson } from "../wasm/widget.js";
 import { hexBytes } from "./hex.js";
 import { readTokenJsonJs } from "./read-js.js";

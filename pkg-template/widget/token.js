@@ -3,7 +3,7 @@
 // Only reading a token's body needs the core (wasm, or its JS twin); the rest
 // is JS that JS does natively.
 import { MAX_READ_CHARS, SEALED_STATE_INVALID_MESSAGE, STATE_META_KEY, SealedStateError } from "../common.js";
-import { NG_MCP_UI_INVALID_MESSAGE } from "../constants.js";
+import { NG_MCP_UI_INVALID_MESSAGE, TOKEN_PREFIX } from "../constants.js";
 import { readTokenJsonJs } from "./read-js.js";
 import { resultOf } from "./rpc.js";
 
@@ -73,7 +73,7 @@ export function tokenApi(core) {
     const keep = typeof current === "string" ? current : null;
     const candidate = resultOf(toolResult)?._meta?.[STATE_META_KEY];
     if (typeof candidate !== "string") return keep;
-    if (candidate.length > MAX_READ_CHARS && candidate.startsWith("v1.")) {
+    if (candidate.length > MAX_READ_CHARS && candidate.startsWith(TOKEN_PREFIX)) {
       throw new RangeError(`mcp-sealed-state/widget: the tool result's token is ${candidate.length} characters, over the ${MAX_READ_CHARS} this widget reads; seal less state`);
     }
     const next = expOf(candidate);

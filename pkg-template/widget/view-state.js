@@ -1,8 +1,8 @@
 // The view-state half of the widget API: the rules of the MCP Apps
 // `ui/set-view-state` proposal, for Views and for Hosts. Plain JS: the state's
 // size is the UTF-8 length of JSON.stringify's text, which JS measures natively.
-import { oneClass } from "../common.js";
-import { SET_VIEW_STATE_METHOD, VIEW_STATE_ERROR_CODES } from "../constants.js";
+import { ViewStateError } from "../common.js";
+import { DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD, VIEW_STATE_ERROR_CODES } from "../constants.js";
 import { resultOf } from "./rpc.js";
 
 /**
@@ -13,21 +13,10 @@ import { resultOf } from "./rpc.js";
  */
 export const VIEW_STATE_ERRORS = VIEW_STATE_ERROR_CODES;
 const METHOD = SET_VIEW_STATE_METHOD;
-/** How long ViewStateSaveQueue waits for a store by default before answering -32603. */
-const DEFAULT_STORE_TIMEOUT_MS = 10_000;
 const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout's limit
 
-/** A refused view-state save, with its JSON-RPC `code`. One class across the entries a program imports (common.js). */
-export const ViewStateError = oneClass(
-  "ViewStateError",
-  class extends Error {
-    constructor(code, message) {
-      super(message);
-      this.name = "ViewStateError";
-      this.code = code;
-    }
-  },
-);
+// The class lives in common.js, which every entry shares.
+export { ViewStateError } from "../common.js";
 
 const utf8 = new TextEncoder();
 
@@ -113,8 +102,9 @@ export function setViewStateRequest(id, state) {
  * stored, and all of them settle with its outcome). Refusals reject with a
  * ViewStateError, -32602 for a state that breaks the rules (the last state is
  * kept), -32603 when the store fails: it throws, rejects (with anything at
- * all), or has not settled within `opts.timeoutMs` (default 10 s; a store that
- * settles later does not change `lastSaved`). `lastSaved` is for the next
+ * all), or has not settled within `opts.timeoutMs` (default
+ * DEFAULT_STORE_TIMEOUT_MS, 5 s; a store that settles later does not change
+ * `lastSaved`). `lastSaved` is for the next
  * ui/initialize.
  */
 export class ViewStateSaveQueue {

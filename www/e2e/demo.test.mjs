@@ -20,12 +20,13 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
-import { PACKED, failOnPageProblems, launchChromium } from "../lib/chromium.mjs";
+import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../../js/lib/serve.mjs";
+import { PACKED, failOnPageProblems, launchChromium } from "../../js/lib/chromium.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 import { SPEC_DEFAULT_CSP, buildViewCsp } from "../lib/view-csp.js";
-import { VIEW_HTML, buildWorker, startServer } from "../server/miniflare.mjs";
-import { startRustServer } from "../server/rust.mjs";
+import { VIEW_HTML, buildWorker, startServer } from "../../js/lib/miniflare.mjs";
+import { connectClient } from "../../js/lib/mcp-client.mjs";
+import { startRustServer } from "../../js/lib/rust-server.mjs";
 import { VIEW_RESOURCE_META } from "../server/view-meta.js";
 // What the servers must declare (www/server/view-meta.js; both serve it).
 const VIEW_URI = "ui://tic-tac-toe/game.html";
@@ -226,9 +227,7 @@ async function assertServedAsHostsServeIt(h) {
 
 describe("the demo: workerd server, Host page, game View, inspector", () => {
   test("the server declares the View as MCP Apps and ChatGPT expect: tool _meta, a ui:// resource of one HTML file, its CSP", async () => {
-    const { Client, StreamableHTTPClientTransport } = require("@modelcontextprotocol/client");
-    const client = new Client({ name: "e2e", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(servers.a.mcpUrl));
+    const { client } = await connectClient(servers.a.mcpUrl, { name: "e2e" });
     try {
       const { tools } = await client.listTools();
       for (const name of ["start", "move"]) {

@@ -9,7 +9,7 @@
 // (js/node_modules), /www/.
 //
 // The Host side needs ext-apps' app-bridge, whose bare imports (SDK client,
-// core, zod and the client's own deps) are listed here; js/test/app-browser
+// core, zod and the client's own deps) are listed here; js/test/app.browser.test.mjs
 // checks this list against what esbuild resolves, so a dependency update
 // cannot drift silently. The View side needs only the self-contained
 // app-with-deps build. (The demo's game View is not served through this map:

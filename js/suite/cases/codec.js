@@ -88,13 +88,38 @@ test("the same input at the same clock gives the same token; re-sealing later re
 });
 
 test("keys: at least 32 UTF-8 bytes; a string key and its bytes are one key; other types refused", () => {
-  clearError(() => new StateCodec({ key: "k".repeat(31) }), RangeError, /31 bytes/);
+  clearError(() => new StateCodec({ key: "k".repeat(31) }), RangeError, /key #0 is 31 bytes; keys must be at least 32 bytes/);
   clearError(() => new StateCodec({ key: new Uint8Array(31) }), RangeError, /31 bytes/);
-  clearError(() => new StateCodec({ key: "é".repeat(15) + "a" }), RangeError, /31 bytes/); // 16 UTF-16 units
+  clearError(() => new StateCodec({ key: "" }), RangeError, /0 bytes/);
+  // What counts is UTF-8 bytes, not UTF-16 units: fewer than 32 units can be 32 bytes or more.
+  for (const [key, units, bytes] of [
+    ["é".repeat(15) + "a", 16, 31],
+    ["é".repeat(16), 16, 32],
+    ["😀".repeat(8), 16, 32],
+    ["😀".repeat(7) + "abc", 17, 31],
+    ["\ud800".repeat(11), 11, 33], // a lone surrogate encodes as U+FFFD, 3 bytes
+  ]) {
+    assert.equal(key.length, units);
+    assert.equal(new TextEncoder().encode(key).length, bytes);
+    if (bytes < 32) clearError(() => new StateCodec({ key }), RangeError, new RegExp(`is ${bytes} bytes`), `${units} units`);
+    else stillWorks(new StateCodec({ key }));
+  }
   const exact = "é".repeat(16); // 16 units, 32 bytes
   const t = new StateCodec({ key: exact, now: () => T0 }).seal(1);
   assert.equal(new StateCodec({ key: new TextEncoder().encode(exact), now: () => T0 }).open(t), 1);
   for (const key of [42, {}, true]) clearError(() => new StateCodec({ key }), TypeError, /key/);
+  for (const key of [42, {}, [KEY, 7], true, null]) clearError(() => new StateCodec({ key: [key] }), TypeError, /must be a string or a Uint8Array/);
+  // Typed arrays other than Uint8Array are refused, not reinterpreted: their elements are not bytes.
+  for (const Kind of [Uint16Array, Int8Array, Uint8ClampedArray, Int32Array, Float32Array, Float64Array, BigUint64Array]) {
+    clearError(() => new StateCodec({ key: new Kind(64) }), TypeError, new RegExp(`must be a string or a Uint8Array, not a ${Kind.name} \\(its elements are not bytes`));
+    clearError(() => new StateCodec({ key: [KEY, new Kind(64)] }), TypeError, /key #1 must be/);
+  }
+  // An ArrayBuffer and a DataView are read as their bytes.
+  const buf = new ArrayBuffer(32);
+  new Uint8Array(buf).set(KEY2);
+  const viaBuffer = new StateCodec({ key: buf, now: () => T0 });
+  assert.equal(viaBuffer.seal(1), new StateCodec({ key: KEY2, now: () => T0 }).seal(1));
+  assert.equal(new StateCodec({ key: new DataView(buf), now: () => T0 }).seal(1), viaBuffer.seal(1));
 });
 
 test("the key bytes are copied at construction", () => {
@@ -106,15 +131,16 @@ test("the key bytes are copied at construction", () => {
 });
 
 test("options: ttlSeconds, leewaySeconds, maxTokenBytes are checked at construction", () => {
-  for (const ttlSeconds of [NaN, Infinity]) clearError(() => new StateCodec({ key: KEY, ttlSeconds }), RangeError, /ttlSeconds/);
-  clearError(() => new StateCodec({ key: KEY, ttlSeconds: 1.5 }), RangeError, /ttlSeconds/);
-  clearError(() => new StateCodec({ key: KEY, leewaySeconds: -1 }), RangeError, /leewaySeconds/);
+  for (const ttlSeconds of [NaN, Infinity, -Infinity, "600", {}]) clearError(() => new StateCodec({ key: KEY, ttlSeconds }), RangeError, /ttlSeconds must be a finite number/);
+  clearError(() => new StateCodec({ key: KEY, ttlSeconds: 1.5 }), RangeError, /ttlSeconds must be a safe integer$/);
+  clearError(() => new StateCodec({ key: KEY, leewaySeconds: -1 }), RangeError, /leewaySeconds must be a safe integer >= 0$/);
+  clearError(() => new StateCodec({ key: KEY, leewaySeconds: NaN }), RangeError, /leewaySeconds must be a finite number/);
   clearError(() => new StateCodec({ key: KEY, maxTokenBytes: 0 }), RangeError, /maxTokenBytes/);
   assert.equal(envelope(new StateCodec({ key: KEY, ttlSeconds: null, now: () => T0 }).seal(1)).exp, S0 + 600);
 });
 
 test("no key: production refuses it; otherwise each codec draws its own ephemeral key", () => {
-  for (const key of [undefined, null, []]) clearError(() => new StateCodec({ key, production: true }), RangeError, /key/);
+  for (const key of [undefined, null, []]) clearError(() => new StateCodec({ key, production: true }), RangeError, /no key configured, and production mode refuses the ephemeral development key/);
   // production is explicit here: whether NODE_ENV is readable differs by runtime.
   const a = new StateCodec({ production: false });
   const b = new StateCodec({ production: false });
@@ -126,16 +152,21 @@ test("no key: production refuses it; otherwise each codec draws its own ephemera
 
 test("bad input: non-string tokens, tools and binds are clear errors, never traps", () => {
   const codec = at(T0);
-  for (const token of [42, null, undefined, {}, [], new String(codec.seal(1)), 1n]) {
+  const good = codec.seal(1);
+  for (const token of [42, null, undefined, {}, [], { toString: () => good }, new String(good), Symbol("t"), 1n]) {
     refused(edge, () => codec.open(token), "malformed", String(token));
     refused(edge, () => codec.openRequestState(token, "move"), "malformed", String(token));
     refused(edge, () => codec.verify(token), "malformed", String(token));
+    stillWorks(codec);
   }
-  for (const tool of [undefined, "", 7]) {
-    clearError(() => codec.sealRequestState(1, tool), TypeError, /tool/);
-    clearError(() => codec.openRequestState(codec.sealRequestState(1, "t"), tool), TypeError, /tool/);
+  for (const tool of [undefined, "", null, 7, {}]) {
+    clearError(() => codec.sealRequestState(1, tool), TypeError, /needs the tool name/);
+    clearError(() => codec.openRequestState(codec.sealRequestState(1, "t"), tool), TypeError, /needs the tool name/);
   }
-  clearError(() => codec.seal(1, { bind: 5 }), TypeError, /bind/);
+  for (const bind of [5, null, {}, ["a"]]) {
+    clearError(() => codec.seal(1, { bind }), TypeError, /bind must be a string/);
+    clearError(() => codec.open(good, { bind }), TypeError, /bind must be a string/);
+  }
   const cyclic = {};
   cyclic.self = cyclic;
   for (const payload of [undefined, () => 1, Symbol("s"), cyclic, 1n]) clearError(() => codec.seal(payload), TypeError, /JSON/);

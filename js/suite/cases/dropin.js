@@ -4,19 +4,18 @@
 import * as edge from "mcp-sealed-state";
 import vectors from "../vectors.js";
 import { assert, test } from "../harness.js";
-import { KEY, S0, T0, atClock, vectorKey } from "../util.js";
+import { KEY, S0, T0, atClock, signed, vectorKey } from "../util.js";
 
 const { createRequestStateCodec } = edge;
 const ctxOf = (user) => ({ mcpReq: { method: "tools/call" }, http: { authInfo: { clientId: user } } });
 const bind = (ctx) => ctx.http.authInfo.clientId;
 
 /**
- * The drop-in rejects with an Error carrying the SDK's reason code. SPEC.md
- * puts the code in the message (where the SDK's seam reads it); `reason` may
- * carry it too. Either place passes here; js/test pins the exact message
- * against the SDK itself.
+ * The drop-in rejects as the SDK does: a plain Error whose message is the
+ * reason code (where the SDK's seam reads it), here also in `reason`.
+ * js/test/drop-in.test.mjs checks these messages against the SDK itself.
  */
-const rejectsWith = (promise, code, label) => assert.rejects(promise, (e) => e instanceof Error && (e.message === code || e.reason === code), `${label ?? code}`);
+const rejectsWith = (promise, code, label) => assert.rejects(promise, (e) => e?.constructor === Error && e.message === code && e.reason === code, `${label ?? code}`);
 
 test("drop-in: mint and verify return promises; the SDK's raw vectors come out byte for byte", async () => {
   const raw = vectors.vectors.filter((v) => v.kind === "raw");
@@ -56,6 +55,13 @@ test("drop-in: bind(ctx) binds to the principal; the SDK's reason codes on failu
   await atClock(T0, () => rejectsWith(unbound.verify("v2.e30.AAAA", {}), "malformed"));
   const foreign = await atClock(T0, () => createRequestStateCodec({ key: "x".repeat(32) }).mint(1));
   await atClock(T0, () => rejectsWith(unbound.verify(foreign, {}), "mac", "another key"));
+  // Where the SDK's own order of checks gives another reason than the core's, the SDK's.
+  await atClock(T0, () => rejectsWith(unbound.verify("v1.!!!!.AAAA", {}), "mac", "a body that is not base64url"));
+  await atClock(T0, () => rejectsWith(unbound.verify("garbage", {}), "malformed"));
+  await atClock(T0, async () => rejectsWith(unbound.verify(await signed('"hello"'), {}), "expired", "a genuine MAC around a body without exp"));
+  const born = await atClock(T0, () => createRequestStateCodec({ key: KEY, ttlSeconds: -1 }).mint(1));
+  await atClock(T0, () => rejectsWith(unbound.verify(born, {}), "expired", "born expired"));
+  await atClock(T0, () => rejectsWith(unbound.verify(`${plain}=`, {}), "malformed", "a padded MAC, which the SDK tolerates (SPEC's exception)"));
 });
 
 test("drop-in: bind(ctx) values that are not strings are stringified the SDK's way", async () => {

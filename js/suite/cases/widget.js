@@ -45,6 +45,11 @@ for (const [entry, w] of [
     assert.equal(e.message, w.SEALED_STATE_INVALID_MESSAGE, label);
   };
 
+  test(`${entry}: the wasm serves once init() resolves`, async () => {
+    assert.equal(await w.init(), "wasm");
+    assert.equal(w.backend(), "wasm");
+  });
+
   test(`${entry}: readTokenUnverified reads the SDK's view, requestState and raw tokens`, () => {
     const view = byName("view-bound-tictactoe");
     assert.deepEqual(w.readTokenUnverified(view.token), { payload: JSON.parse(view.payloadJson), purpose: "view", tool: null, exp: view.exp, bound: true });

@@ -3,13 +3,13 @@
 // response (module scripts are CORS requests; a sandboxed page without
 // allow-same-origin, whose origin is "null", needs it to load any). The demo's
 // View is not served from here: it is the server's ui:// resource, rendered
-// by the sandbox proxy (./sandbox-server.mjs).
+// by the sandbox proxy (www/lib/sandbox-server.mjs).
 //
-//   import { serve } from "./www/lib/serve.mjs";
+//   import { serve } from "./js/lib/serve.mjs";
 //   const { url, close } = await serve({ root: "/path/to/repo" });
 //   // url + "www/e2e/fixtures/host.html", ...; await close();
 //
-//   node www/lib/serve.mjs [port]      serves the repo for a manual look
+//   node js/lib/serve.mjs [port]      serves the repo for a manual look
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createServer } from "node:http";

@@ -5,7 +5,7 @@
 // over postMessage, with reloads of the iframe and of the Host page. The same
 // adapters in memory, with failing stores: app.test.mjs.
 //
-// Serves the repo with www/lib/serve.mjs, with /pkg/ mounted on the PACKED
+// Serves the repo with js/lib/serve.mjs, with /pkg/ mounted on the PACKED
 // package (js/out/consumer/node_modules/mcp-sealed-state), so the browser gets
 // exactly what `npm install` gives a user, and the pages of js/fixtures/app (outside js/test: node --test runs every .js under a test/ directory).
 // Run `npm --prefix js run build && node js/pack.mjs` first.
@@ -15,8 +15,9 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { runInNewContext } from "node:vm";
-import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../../www/lib/serve.mjs";
-import { PACKED, failOnPageProblems, launchChromium } from "../../www/lib/chromium.mjs";
+import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
+import { PACKED, failOnPageProblems, launchChromium } from "../lib/chromium.mjs";
+import { atClock } from "../lib/clock.mjs";
 
 const require = createRequire(join(REPO_ROOT, "js/package.json"));
 const KEY = "e2e key that is at least thirty-two bytes";
@@ -44,13 +45,7 @@ after(async () => {
 async function mintView(d, { ttlSeconds, nowMs = Date.now() }) {
   const { createRequestStateCodec } = require("@modelcontextprotocol/server");
   const codec = createRequestStateCodec({ key: KEY, ttlSeconds });
-  const real = Date.now;
-  Date.now = () => nowMs;
-  try {
-    return await codec.mint({ p: "v", d });
-  } finally {
-    Date.now = real;
-  }
+  return atClock(nowMs, () => codec.mint({ p: "v", d }));
 }
 
 const toolResult = (token, text = "ok") => ({

@@ -10,6 +10,7 @@ import { after, before, describe, test } from "node:test";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
 import { BUNDLERS, POLICIES, buildView, launchChromium, makeProject, runInSrcdoc, srcdocFor } from "../bundlers.mjs";
 import { PACKAGE_DIR } from "./support.mjs";
+import { atClock } from "../lib/clock.mjs";
 
 const KEY = "a-test-key-that-is-at-least-32-bytes-long!";
 const NOW_MS = Date.UTC(2026, 6, 28, 12, 0, 0, 250);
@@ -18,13 +19,7 @@ const PAYLOAD = { board: [0, 1, 2], note: "café ☕ 😀" };
 /** A view token minted by the SDK's codec at NOW_MS (it reads Date.now() for exp). */
 async function sdkToken() {
   const codec = createRequestStateCodec({ key: KEY });
-  const real = Date.now;
-  Date.now = () => NOW_MS;
-  try {
-    return await codec.mint({ p: "v", d: PAYLOAD });
-  } finally {
-    Date.now = real;
-  }
+  return atClock(NOW_MS, () => codec.mint({ p: "v", d: PAYLOAD }));
 }
 
 // The wasm's hex as the package ships it: it must appear in each bundle exactly once.

@@ -1,11 +1,11 @@
-// Run the demo MCP server (./worker.js) in real workerd, through Miniflare.
+// Run the demo MCP server (www/server/worker.js) in real workerd, through Miniflare.
 //
 //   buildWorker()  esbuild bundle of worker.js against the PACKED package
 //                  (js/out/consumer, made by `node js/pack.mjs`), in memory
 //   startServer()  one Miniflare instance: { url, mcpUrl, dispose, ... }
 //
 // CLI (the demo command uses it):
-//   node www/server/miniflare.mjs [--port N] [--instances N] [--ttl S] [--ephemeral] [--json]
+//   node js/lib/miniflare.mjs [--port N] [--instances N] [--ttl S] [--ephemeral] [--json]
 // starts N instances on ports N, N+1, ... (default: 8787, one instance), all
 // with one key (STATE_KEY from the environment, else a random key for this
 // run), prints their URLs and runs until Ctrl-C. --ephemeral passes no key,
@@ -14,19 +14,21 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { COMPATIBILITY_DATE, CONSUMER_NODE_MODULES, bundleForWorkerd, importTool } from "../../js/workerd.mjs";
+import { COMPATIBILITY_DATE, CONSUMER_NODE_MODULES, bundleForWorkerd, importTool } from "./workerd.mjs";
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-export const WORKER_ENTRY = join(HERE, "worker.js");
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
+// Module names in workerd are paths relative to the demo server's folder.
+const SERVER_DIR = join(ROOT, "www/server");
+export const WORKER_ENTRY = join(SERVER_DIR, "worker.js");
 export { COMPATIBILITY_DATE, CONSUMER_NODE_MODULES };
 
 /** The one-file View that worker.js imports as text (www/game/build.mjs writes it). */
-export const VIEW_HTML = join(HERE, "../../build/view/game.html");
+export const VIEW_HTML = join(ROOT, "build/view/game.html");
 
-/** Bundle worker.js for workerd against the packed package (see js/workerd.mjs). */
+/** Bundle worker.js for workerd against the packed package (see ./workerd.mjs). */
 export async function buildWorker({ entry = WORKER_ENTRY, packageNodeModules = CONSUMER_NODE_MODULES } = {}) {
   if (entry === WORKER_ENTRY && !existsSync(VIEW_HTML)) throw new Error(`${VIEW_HTML} is missing: run \`node www/game/build.mjs\` first`);
-  return bundleForWorkerd({ entry, packageNodeModules, moduleDir: HERE });
+  return bundleForWorkerd({ entry, packageNodeModules, moduleDir: SERVER_DIR });
 }
 
 let defaultBuild;
@@ -56,7 +58,7 @@ export async function startServer({ port = 0, key, ttlSeconds, instance = "a", a
     host: "127.0.0.1",
     port,
     cf: false, // do not fetch Request.cf data from the network
-    modulesRoot: HERE, // module names are paths relative to this
+    modulesRoot: SERVER_DIR,
     modules: built.modules,
     compatibilityDate: COMPATIBILITY_DATE,
     bindings: env,

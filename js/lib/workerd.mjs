@@ -1,12 +1,12 @@
 // Bundling a worker for real workerd (Miniflare) against the PACKED package,
-// shared by the demo server (www/server/miniflare.mjs), the soak (js/soak.mjs)
+// shared by the demo server (./miniflare.mjs), the soak (js/soak.mjs)
 // and the cold-start bench (js/bench/cold-workerd.mjs).
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const JS = dirname(fileURLToPath(import.meta.url));
+const JS = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Where `node js/pack.mjs` installs the packed tarball, the way a consumer gets it. */
 export const CONSUMER_NODE_MODULES = join(JS, "out/consumer/node_modules");
 /** Newest date workerd 1.20260426.x accepts (its own date + 7 days). nodejs_compat is not needed. */

@@ -1,0 +1,54 @@
+// An MCP client of the demo servers (js/lib/miniflare.mjs, js/lib/rust-server.mjs)
+// and the few reads of their tool results that the tests of both make.
+import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+
+/** The demo's `_meta` key of the sealed token (SPEC.md's STATE_META_KEY). */
+const STATE_META_KEY = "ng-mcp-ui/state";
+
+/**
+ * A client connected to the MCP endpoint `url`, sending `X-Demo-User: user`
+ * (the demo servers' principal) on every request when `user` is given.
+ * `options` are the Client's. Returns `{ client, transport, close }`.
+ */
+export async function connectClient(url, { user, name = "test", options = {} } = {}) {
+  const client = new Client({ name, version: "0.0.0" }, options);
+  const withUser = (input, init = {}) => {
+    if (user === undefined) return fetch(input, init);
+    const headers = new Headers(init.headers);
+    headers.set("X-Demo-User", user);
+    return fetch(input, { ...init, headers });
+  };
+  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: withUser });
+  await client.connect(transport);
+  return { client, transport, close: () => client.close() };
+}
+
+/** The sealed token of a tool result (fails the test when there is none). */
+export function tokenOf(result) {
+  const token = result?._meta?.[STATE_META_KEY];
+  assert.equal(typeof token, "string", `no token in ${JSON.stringify(result)}`);
+  return token;
+}
+
+/** The text content of a tool result, joined by newlines. */
+export const textOf = (result) => result.content.map((c) => c.text).join("\n");
+
+/** The demo's `start` tool: a new game. */
+export const start = (client) => client.callTool({ name: "start", arguments: {} });
+
+/** The demo's `move` tool: play `cell` on the game sealed in `state`. */
+export const move = (client, state, cell) => client.callTool({ name: "move", arguments: { state, cell } });
+
+/** The stable refusal of a sealed token: isError, exactly `message`, and no token. */
+export function assertRefused(result, message) {
+  assert.equal(result.isError, true, JSON.stringify(result));
+  assert.equal(textOf(result), message);
+  assert.equal(result._meta?.[STATE_META_KEY], undefined);
+}
+
+/** The token with one character of its body changed, kept in the base64url alphabet. */
+export function tamper(token) {
+  const i = 10;
+  return token.slice(0, i) + (token[i] === "A" ? "B" : "A") + token.slice(i + 1);
+}
