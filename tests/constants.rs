@@ -144,7 +144,7 @@ const DEFAULT_STORE_TIMEOUT_MS: u32 = 5000;
 fn token_prefix() -> String {
     let keys = vec![[7u8; 32]];
     let codec = codec::Codec::new(codec::CodecOptions::with_keys(keys)).unwrap();
-    let token = codec.mint_at("1", None, 0.0).unwrap();
+    let token = codec.mint("1", None).unwrap();
     let (prefix, rest) = token.split_at(token.find('.').unwrap() + 1);
     let mac = rest.rsplit('.').next().unwrap();
     assert_eq!(mac.len(), mcp_sealed_state::internals::wire::MAC_CHARS);
