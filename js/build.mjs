@@ -1,6 +1,7 @@
 // `npm --prefix js run build`: both wasm builds, wasm-opt, sizes, and the npm
 // package assembled into ../pkg from ../pkg-template.
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,12 +35,42 @@ export function sizes(file) {
   return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 }
 
-function buildWasm({ name, profile, cargo, opt, env = {} }) {
+// What a wasm build is made from: the crate's sources, manifest, lockfile and
+// cargo config, the build's flags, and the toolchain's versions. With
+// --reuse-wasm (./scripts/test --quick) a build whose hash matches the stamp
+// written beside its output is not made again; the full ./scripts/test always rebuilds.
+function inputsHash(build) {
+  const hash = createHash("sha256");
+  const add = (label, bytes) => hash.update(`${label}\0${bytes.length}\0`).update(bytes);
+  const walk = (dir) =>
+    readdirSync(join(root, dir), { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+      .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  for (const file of [...walk("src"), "Cargo.toml", "Cargo.lock", ".cargo/config.toml"]) {
+    if (existsSync(join(root, file))) add(file, readFileSync(join(root, file)));
+  }
+  const version = (cmd, args) => execFileSync(cmd, args, { cwd: root, encoding: "utf8" }).trim();
+  add("flags", JSON.stringify({ build, RUSTFLAGS: process.env.RUSTFLAGS ?? "", FEATURES }));
+  add("tools", [version("rustc", ["-V"]), version("wasm-pack", ["--version"]), version(wasmOpt, ["--version"])].join("\n"));
+  return hash.digest("hex");
+}
+
+function buildWasm(build, { reuse = false } = {}) {
+  const { name, profile, cargo, opt, env = {} } = build;
   const out = join(root, "build", name);
-  run("wasm-pack", ["--quiet", "build", "--target", "web", ...profile, "--no-opt", "--no-pack", "--out-dir", out, "--out-name", name, "--", ...cargo], { env: { ...process.env, ...env } });
   const wasm = join(out, `${name}_bg.wasm`);
+  const stamp = join(out, ".inputs-sha256");
+  const hash = inputsHash(build);
+  const outputs = [`${name}.js`, `${name}.d.ts`, `${name}_bg.wasm`, `${name}_bg.wasm.d.ts`].map((f) => join(out, f));
+  if (reuse && existsSync(stamp) && readFileSync(stamp, "utf8") === hash && outputs.every((f) => existsSync(f))) {
+    console.log(`${name.padEnd(6)} .wasm  reused (its inputs are unchanged since the last build)`);
+    return wasm;
+  }
+  rmSync(stamp, { force: true });
+  run("wasm-pack", ["--quiet", "build", "--target", "web", ...profile, "--no-opt", "--no-pack", "--out-dir", out, "--out-name", name, "--", ...cargo], { env: { ...process.env, ...env } });
   run(wasmOpt, [...FEATURES, ...opt, "--strip-debug", "--strip-producers", "--strip-target-features", wasm, "-o", wasm]);
   rmSync(join(out, ".gitignore"), { force: true });
+  writeFileSync(stamp, hash);
   return wasm;
 }
 
@@ -173,8 +204,9 @@ function cargoVersion() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = [];
+  const reuse = process.argv.includes("--reuse-wasm");
   for (const build of BUILDS) {
-    const wasm = buildWasm(build);
+    const wasm = buildWasm(build, { reuse });
     rows.push({ build: build.name, ...sizes(wasm) });
   }
   const pkg = assemble(cargoVersion());
