@@ -187,6 +187,11 @@ export function createRequestStateCodec(options) {
     },
 
     async verify(state, ctx) {
+      // SPEC: the size limit comes before any decoding or scan, so an oversize
+      // string costs no more to refuse than reading its length. "malformed" is
+      // the SDK's reason for a bad shape, and where its shape step would read
+      // on (it has no limit), SPEC's refusal.
+      if (typeof state === "string" && state.length > maxTokenBytes) throw failure("malformed");
       // The SDK's shape step, the same expressions: a non-string fails as it fails there.
       const dot = state.lastIndexOf(".");
       if (!state.startsWith(PREFIX) || dot <= PREFIX.length) throw failure("malformed");
@@ -197,7 +202,6 @@ export function createRequestStateCodec(options) {
       } catch {
         throw failure("malformed");
       }
-      if (PREFIX.length + body.length + 1 + mac.length > maxTokenBytes) throw failure("malformed");
       const nowMs = Date.now();
       const binding = bound(ctx);
       const result = atClock(nowMs, () => check(body, mac, nowMs, binding));

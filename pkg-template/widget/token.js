@@ -15,14 +15,22 @@ import { resultOf } from "./rpc.js";
 export function tokenApi(core) {
   const read = (token) => {
     if (core.backend === "wasm") {
+      let json;
       try {
-        return core.read(token);
+        json = core.read(token);
       } catch {
         // The wasm read only throws when it traps (a failed allocation): the
         // instance is not trusted after that, and the JS twin serves from now on.
         core.read = readTokenJsonJs;
         core.backend = "js";
+        return core.read(token);
       }
+      // The wasm reader also refuses cleanly, as for a malformed token, when
+      // the buffer it reserves for the body does not fit in its memory. The
+      // twin gives the same text for every token the wasm reads, so its
+      // second opinion on a refusal changes only that case (and the instance
+      // is fine: the wasm keeps serving).
+      return json ?? readTokenJsonJs(token);
     }
     return core.read(token);
   };

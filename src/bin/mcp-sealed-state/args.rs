@@ -11,7 +11,7 @@ use clap::{ArgGroup, Args, Parser, Subcommand};
     name = "mcp-sealed-state",
     version,
     about = "Make, check and read sealed-state tokens (HMAC-SHA256, v1 wire format)",
-    after_help = "KEY: --key-env VAR (default STATE_KEY) or --key-file PATH; never the key itself on the command line.\nExit status: 0 done, 1 verify refused the token (reason on stderr), 2 usage, key or input error."
+    after_help = "KEY: --key-env VAR (default STATE_KEY) or --key-file PATH; never the key itself on the command line.\nA - reads standard input: a payload of at most 1 MiB; a token of at most the token limit (256 KiB for verify, 1 MiB for inspect) plus a line ending. More is an input error.\nExit status: 0 done, 1 verify refused the token (reason on stderr), 2 usage, key or input error."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -70,7 +70,9 @@ pub enum Command {
 #[command(group(ArgGroup::new("key-source").args(["key_env", "key_file"])))]
 pub struct KeyArgs {
     /// Read the key from this environment variable [default: STATE_KEY].
-    #[arg(long, value_name = "VAR")]
+    // Hyphen values too: a key given here by mistake may start with "--", and
+    // clap would echo it as an unexpected argument; key::load refuses it unshown.
+    #[arg(long, value_name = "VAR", allow_hyphen_values = true)]
     pub key_env: Option<OsString>,
     /// Read the key from this file (one trailing newline is dropped).
     #[arg(long, value_name = "PATH")]

@@ -2,6 +2,9 @@
 //! never the key.
 
 use std::ffi::OsStr;
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
 
 use crate::args::{KeyArgs, DEFAULT_KEY_ENV};
 
@@ -15,7 +18,7 @@ pub fn load(args: &KeyArgs) -> Result<Vec<u8>, String> {
         );
     }
     if let Some(path) = &args.key_file {
-        let mut bytes = std::fs::read(path)
+        let mut bytes = read_key_file(path)
             .map_err(|e| format!("cannot read the key file {}: {e}", path.display()))?;
         // `keygen > key.txt` leaves a newline that is not part of the key.
         if bytes.ends_with(b"\r\n") {
@@ -29,14 +32,62 @@ pub fn load(args: &KeyArgs) -> Result<Vec<u8>, String> {
         .key_env
         .as_deref()
         .unwrap_or(OsStr::new(DEFAULT_KEY_ENV));
+    let Some(var) = var.to_str().filter(|name| is_variable_name(name)) else {
+        // A key pasted here by mistake must not end up on the terminal or in a log.
+        return Err("--key-env takes the name of an environment variable \
+                    ([A-Za-z_][A-Za-z0-9_]*); the value given is not one (not shown, \
+                    in case it is a key)"
+            .into());
+    };
     match std::env::var_os(var) {
         Some(value) if !value.is_empty() => Ok(os_bytes(value)),
         _ => Err(format!(
-            "no key: ${} is not set (set it, or use --key-env VAR or --key-file PATH)",
-            var.to_string_lossy()
+            "no key: ${var} is not set (set it, or use --key-env VAR or --key-file PATH)"
         )),
     }
 }
+
+/// `[A-Za-z_][A-Za-z0-9_]*`, the names a POSIX shell exports.
+fn is_variable_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The key file's bytes, with a warning on stderr when its mode lets group or
+/// others read it (the key is used all the same: refusing would break scripts
+/// that were working, and the key may already be exposed).
+fn read_key_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut file = File::open(path)?;
+    // The mode of the file opened (after any symlink), not of the path.
+    warn_if_readable_by_others(path, &file.metadata()?);
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+#[cfg(unix)]
+fn warn_if_readable_by_others(path: &Path, metadata: &std::fs::Metadata) {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = metadata.permissions().mode() & 0o7777;
+    if mode & 0o044 != 0 {
+        eprintln!(
+            "mcp-sealed-state: warning: the key file {} is readable by {} (mode {mode:04o}); \
+             `chmod 600` it",
+            path.display(),
+            if mode & 0o004 != 0 {
+                "others"
+            } else {
+                "its group"
+            }
+        );
+    }
+}
+
+#[cfg(not(unix))]
+fn warn_if_readable_by_others(_path: &Path, _metadata: &std::fs::Metadata) {}
 
 #[cfg(unix)]
 fn os_bytes(value: std::ffi::OsString) -> Vec<u8> {
@@ -47,4 +98,19 @@ fn os_bytes(value: std::ffi::OsString) -> Vec<u8> {
 #[cfg(not(unix))]
 fn os_bytes(value: std::ffi::OsString) -> Vec<u8> {
     value.to_string_lossy().into_owned().into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_variable_name;
+
+    #[test]
+    fn variable_names() {
+        for name in ["STATE_KEY", "_", "a1", "_9_x"] {
+            assert!(is_variable_name(name), "{name}");
+        }
+        for value in ["", "1A", "A-B", "A B", "key=1", "é", "AB+/="] {
+            assert!(!is_variable_name(value), "{value}");
+        }
+    }
 }

@@ -19,10 +19,13 @@
 #![deny(unsafe_code)]
 
 mod args;
+mod calendar;
+mod escape;
 mod key;
 mod output;
+mod stdin;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -73,7 +76,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             json,
         } => {
             let codec = codec(&key, ttl)?;
-            let text = text_or_stdin(json)?;
+            let text = text_or_stdin(json, stdin::MAX_PAYLOAD_BYTES)?;
             // Whitespace around the JSON (stdin's newline) is no part of the
             // value, and JSON.stringify writes none; inner text is sealed as given.
             let payload = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
@@ -93,7 +96,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             token,
         } => {
             let codec = codec(&key, None)?;
-            let token = text_or_stdin(token)?;
+            let token = text_or_stdin(token, codec.max_token_bytes() + stdin::LINE_ENDING_BYTES)?;
             let token = token.trim();
             let bind = bind.as_deref();
             let kind = Kind::from(&kind);
@@ -108,7 +111,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     if json {
                         print_line(&output::verified_json(payload, kind))
                     } else {
-                        print_line(payload)
+                        print_line(&output::verified_payload(payload))
                     }
                 }
                 Err(e) => {
@@ -121,7 +124,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
         }
         Command::Inspect { json, token } => {
-            let token = text_or_stdin(token)?;
+            let token = text_or_stdin(
+                token,
+                mcp_sealed_state::reader::MAX_READ_BYTES + stdin::LINE_ENDING_BYTES,
+            )?;
             let view = read_token_unverified(token.trim())
                 .map_err(|_| "not a v1 sealed-state token".to_string())?;
             if json {
@@ -144,16 +150,13 @@ fn codec(key_args: &KeyArgs, ttl: Option<i64>) -> Result<Codec, String> {
     Codec::new(options).map_err(|e| format!("{e} (from {})", key_args.describe()))
 }
 
-/// The argument, or standard input when it is `-` (for payloads too long for argv).
-fn text_or_stdin(arg: String) -> Result<String, String> {
+/// The argument, or standard input when it is `-` (for payloads too long for
+/// argv), up to `limit` bytes.
+fn text_or_stdin(arg: String, limit: usize) -> Result<String, String> {
     if arg != "-" {
         return Ok(arg);
     }
-    let mut text = String::new();
-    std::io::stdin()
-        .read_to_string(&mut text)
-        .map_err(|e| format!("cannot read standard input: {e}"))?;
-    Ok(text)
+    stdin::read_at_most(limit)
 }
 
 fn print_line(text: &str) -> Result<ExitCode, String> {

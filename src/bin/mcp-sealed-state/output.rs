@@ -3,9 +3,17 @@
 use mcp_sealed_state::{Purpose, Reason, TokenView, SEALED_STATE_INVALID_MESSAGE};
 
 use crate::args::Kind;
+use crate::calendar::date_of;
+use crate::escape::json_for_terminal;
 
+/// A JSON string, with no terminal control left raw.
 fn json_string(s: &str) -> String {
-    serde_json::Value::from(s).to_string()
+    json_for_terminal(&serde_json::Value::from(s).to_string(), true)
+}
+
+/// The payload JSON of a verified token as `verify` prints it.
+pub fn verified_payload(payload: &str) -> String {
+    json_for_terminal(payload, false)
 }
 
 /// `{"ok":true,"payload":..,"purpose":..,"tool":..}` (the payload as sealed).
@@ -15,6 +23,7 @@ pub fn verified_json(payload: &str, kind: Kind<'_>) -> String {
         Kind::RequestState(tool) => ("\"requestState\"", json_string(tool)),
         Kind::Raw => ("null", "null".to_string()),
     };
+    let payload = json_for_terminal(payload, true);
     format!("{{\"ok\":true,\"payload\":{payload},\"purpose\":{purpose},\"tool\":{tool}}}")
 }
 
@@ -37,7 +46,7 @@ pub fn refused_text(reason: Reason) -> String {
 
 /// The reader's JSON with `"verified":false` first, so no script mistakes it.
 pub fn inspect_json(view: &TokenView) -> String {
-    let body = view.to_json();
+    let body = json_for_terminal(&view.to_json(), true);
     format!("{{\"verified\":false,{}", body.get(1..).unwrap_or("}"))
 }
 
@@ -63,13 +72,7 @@ pub fn inspect_text(view: &TokenView, now: i64) -> String {
     } else {
         format!("expired {} ago", duration(left.saturating_neg()))
     };
-    let date = u64::try_from(view.exp)
-        .ok()
-        .and_then(|s| std::time::UNIX_EPOCH.checked_add(std::time::Duration::from_secs(s)))
-        .map_or_else(
-            || "?".to_string(),
-            |t| humantime::format_rfc3339_seconds(t).to_string(),
-        );
+    let date = date_of(view.exp);
     format!(
         "UNVERIFIED: nothing below is checked; only `verify` with the key says a token is genuine.\n\
          purpose  {purpose}\n\
@@ -79,7 +82,7 @@ pub fn inspect_text(view: &TokenView, now: i64) -> String {
          payload  {}",
         view.exp,
         if view.bound { "yes" } else { "no" },
-        view.payload_json()
+        json_for_terminal(view.payload_json(), true)
     )
 }
 

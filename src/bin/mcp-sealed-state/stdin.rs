@@ -1,0 +1,27 @@
+//! Standard input, bounded: `cat huge | mcp-sealed-state seal -` must not hold
+//! all of it in memory before the size checks refuse it.
+
+use std::io::Read;
+
+/// A payload read from stdin may be at most this long (documented in `--help`).
+pub const MAX_PAYLOAD_BYTES: usize = 1 << 20;
+
+/// What a token on stdin may carry beyond the token limit: its line ending (`\r\n`).
+pub const LINE_ENDING_BYTES: usize = 2;
+
+/// All of standard input as UTF-8, refused once it holds more than `limit`
+/// bytes (at most `limit + 1` are read).
+pub fn read_at_most(limit: usize) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    if bytes.len() > limit {
+        return Err(format!(
+            "standard input holds more than {limit} bytes, the limit here (see --help)"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| "standard input is not UTF-8 text".to_string())
+}

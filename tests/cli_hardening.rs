@@ -1,0 +1,399 @@
+//! The `mcp-sealed-state` command against hostile tokens and careless input
+//! (issue 24): no panic on any `exp`, no terminal control character from a
+//! token reaches the terminal, `--key-env` never echoes a value, standard
+//! input is bounded, and a key file others can read is named in a warning.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use base64::Engine;
+use mcp_sealed_state::{Codec, CodecOptions};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-sealed-state");
+const KEY: &str = "cli-hardening-key: at least thirty-two bytes long";
+/// The last second of the year 9999 (9999-12-31T23:59:59Z).
+const LAST_SECOND_OF_9999: i64 = 253_402_300_799;
+
+/// Run the command with `STATE_KEY` set to `key` (or unset), `stdin` piped in.
+fn run_with(key: Option<&str>, args: &[&str], stdin: &[u8]) -> Output {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .env_remove("STATE_KEY")
+        .env_remove("OTHER_KEY")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(key) = key {
+        cmd.env("STATE_KEY", key);
+    }
+    let mut child = cmd.spawn().unwrap();
+    // The command may stop reading early (that is one of the checks): a
+    // broken pipe here is expected then.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "a panic: {err}");
+    assert_ne!(out.status.code(), Some(101), "a panic: {err}");
+    for stream in [&out.stdout, &out.stderr] {
+        assert!(
+            !String::from_utf8_lossy(stream).contains(KEY),
+            "the key was printed"
+        );
+    }
+    out
+}
+
+fn run(key: Option<&str>, args: &[&str]) -> Output {
+    run_with(key, args, b"")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "status {:?}, stderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .trim_end()
+        .to_string()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+/// A token with this body and a MAC no key made: `inspect` reads it all the same.
+fn forged(body: &str) -> String {
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    format!("v1.{}.{}", b64.encode(body), "A".repeat(43))
+}
+
+fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-sealed-state-cli-hardening-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+// ---- finding 3: an exp at or past the year 10000 ----
+
+#[test]
+fn inspect_prints_any_exp_without_panicking() {
+    let cases = [
+        (LAST_SECOND_OF_9999, "9999-12-31T23:59:59Z"),
+        (LAST_SECOND_OF_9999 + 1, "beyond the year 9999"),
+        (300_000_000_000, "beyond the year 9999"),
+        (i64::MAX, "beyond the year 9999"),
+        (-1, "before 1970"),
+        (i64::MIN, "before 1970"),
+    ];
+    for (exp, shown) in cases {
+        let token = forged(&format!("{{\"p\":{{\"p\":\"v\",\"d\":1}},\"exp\":{exp}}}"));
+        let text = stdout(&run(None, &["inspect", &token]));
+        assert!(
+            text.contains(&format!("exp      {exp} ({shown}, ")),
+            "{text}"
+        );
+        let json = stdout(&run(None, &["inspect", "--json", &token]));
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["exp"].as_i64(), Some(exp), "{json}");
+    }
+}
+
+#[test]
+fn a_huge_ttl_seals_a_token_that_inspect_and_verify_handle() {
+    for (ttl, verifies) in [
+        ("300000000000", true),
+        ("9223372036854775807", true),
+        ("-9223372036854775808", false),
+    ] {
+        let token = stdout(&run(Some(KEY), &["seal", "--ttl", ttl, "[1]"]));
+        let text = stdout(&run(None, &["inspect", &token]));
+        assert!(text.contains("payload  [1]"), "{text}");
+        let out = run(Some(KEY), &["verify", &token]);
+        if verifies {
+            assert!(text.contains("beyond the year 9999"), "{text}");
+            assert_eq!(stdout(&out), "[1]");
+        } else {
+            assert!(text.contains("before 1970"), "{text}");
+            assert_eq!(out.status.code(), Some(1));
+            assert!(
+                stderr(&out).contains("refused: expired"),
+                "{}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
+// ---- finding 5: control characters from a token ----
+
+/// What a terminal acts on: C0, DEL, C1 and the bidi controls.
+fn is_terminal_control(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{61c}' | '\u{200e}' | '\u{200f}')
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` (the command's output, lines) holds none of them.
+fn assert_no_controls(text: &str) {
+    for line in text.split('\n') {
+        let found: Vec<String> = line
+            .chars()
+            .filter(|&c| is_terminal_control(c))
+            .map(|c| format!("U+{:04X}", c as u32))
+            .collect();
+        assert!(found.is_empty(), "{found:?} printed in {line:?}");
+    }
+}
+
+/// Every control the command must escape, raw, as JSON allows it in a string
+/// (C0 only escaped: JSON has no raw C0 in a string).
+const HOSTILE: &str =
+    "\u{9b}31m\u{202e}evil\u{61c}\u{200e}\u{200f}\u{202a}\u{2066}\u{2069}\u{7f}\u{85}";
+
+#[test]
+fn inspect_escapes_control_characters_from_the_token() {
+    let payload =
+        format!("{{\"a\":\"{HOSTILE}\",\"esc\":\"\\u001b[2J\",\"{HOSTILE}\":[\"\\u009b\"]}}");
+    // A tool name holds whatever its JSON escapes spell, C0 included; the
+    // JSON whitespace around the payload's values is the attacker's too.
+    let body = format!(
+        "{{\"p\":{{\"p\":\"r\",\"d\":\r\n\t{payload}\r,\"o\":\"t\\u001b]0;x\\u0007{HOSTILE}\"}},\"exp\":5}}"
+    );
+    let token = forged(&body);
+
+    let text = stdout(&run(None, &["inspect", &token]));
+    assert_no_controls(&text);
+    assert_eq!(text.lines().count(), 6, "{text}");
+    let shown = |label: &str| {
+        let line = text.lines().find(|l| l.starts_with(label)).unwrap();
+        serde_json::from_str::<serde_json::Value>(line.get(9..).unwrap()).unwrap()
+    };
+    // The text shows the same values as JSON with \u escapes.
+    let expected: serde_json::Value = serde_json::from_str(&payload).unwrap();
+    assert_eq!(shown("payload"), expected);
+    assert_eq!(shown("tool"), format!("t\u{1b}]0;x\u{7}{HOSTILE}"));
+
+    let json = stdout(&run(None, &["inspect", "--json", &token]));
+    assert_no_controls(&json);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["payload"], expected);
+    assert_eq!(v["tool"], format!("t\u{1b}]0;x\u{7}{HOSTILE}"));
+    assert_eq!(v["verified"], false);
+}
+
+#[test]
+fn verify_escapes_control_characters_from_the_payload() {
+    let payload = format!("{{\"{HOSTILE}\":\"{HOSTILE}\",\"n\":[1,\r\n2]}}");
+    let codec = Codec::new(CodecOptions::with_keys(vec![KEY.as_bytes().to_vec()])).unwrap();
+    let tool = format!("move{HOSTILE}");
+    let view = codec.seal(&payload, None).unwrap();
+    let request = codec.seal_request_state(&payload, &tool, None).unwrap();
+    let expected: serde_json::Value = serde_json::from_str(&payload).unwrap();
+
+    let text = stdout(&run(Some(KEY), &["verify", &view]));
+    assert_no_controls(&text);
+    let shown: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(shown, expected);
+
+    let json = stdout(&run(
+        Some(KEY),
+        &["verify", "--json", "--tool", &tool, &request],
+    ));
+    assert_no_controls(&json);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["payload"], expected);
+    assert_eq!(v["tool"], tool.as_str());
+}
+
+// ---- finding 5: --key-env takes a name ----
+
+#[test]
+fn key_env_takes_a_variable_name_and_never_echoes_a_value() {
+    // A key passed to --key-env by mistake, and other values that name no variable.
+    // A base64url key may start with "-" or "--".
+    for value in [
+        KEY,
+        "s3cr3t+/=",
+        "1ABC",
+        "A-B",
+        "",
+        "A B",
+        "é",
+        "--s3cr3t",
+        "-Xs3cr3t",
+    ] {
+        for arg in [
+            vec!["seal".to_string(), format!("--key-env={value}"), "1".into()],
+            vec![
+                "verify".to_string(),
+                "--key-env".into(),
+                value.into(),
+                "v1.a.b".into(),
+            ],
+        ] {
+            let args: Vec<&str> = arg.iter().map(String::as_str).collect();
+            let out = run(Some(KEY), &args);
+            assert_eq!(out.status.code(), Some(2), "{value:?}");
+            let err = stderr(&out);
+            assert!(
+                err.contains("--key-env takes the name of an environment variable"),
+                "{err}"
+            );
+            if !value.is_empty() {
+                assert!(!err.contains(value), "{value:?} echoed: {err}");
+            }
+            assert!(out.stdout.is_empty());
+        }
+    }
+    // A name is fine, and the value of the variable it names is never printed.
+    let out = Command::new(BIN)
+        .args(["seal", "--key-env", "OTHER_KEY", "1"])
+        .env("OTHER_KEY", "short-secret-value")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("$OTHER_KEY"), "{err}");
+    assert!(!err.contains("short-secret-value"), "{err}");
+    let out = run(Some(KEY), &["seal", "--key-env", "_Unset_Var_9", "1"]);
+    assert!(
+        stderr(&out).contains("$_Unset_Var_9 is not set"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+// ---- finding 5: bounded standard input ----
+
+const PAYLOAD_STDIN_LIMIT: usize = 1 << 20;
+
+#[test]
+fn stdin_is_read_up_to_its_limit_and_no_further() {
+    let codec = Codec::new(CodecOptions::with_keys(vec![KEY.as_bytes().to_vec()])).unwrap();
+    // 16 MiB more than any limit: far more than a pipe holds, so a command
+    // that stops at its limit leaves the writer with a broken pipe.
+    let flood = |limit: usize| vec![b' '; limit + (16 << 20)];
+    let writes_all = |args: &[&str], input: &[u8]| {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .env("STATE_KEY", KEY)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let wrote = child.stdin.take().unwrap().write_all(input).is_ok();
+        (wrote, child.wait_with_output().unwrap())
+    };
+
+    let (wrote, out) = writes_all(&["seal", "-"], &flood(PAYLOAD_STDIN_LIMIT));
+    assert!(!wrote, "seal read all of standard input");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("standard input holds more than 1048576 bytes"),
+        "{}",
+        stderr(&out)
+    );
+
+    let token_limit = codec.max_token_bytes();
+    let (wrote, out) = writes_all(&["verify", "-"], &flood(token_limit));
+    assert!(!wrote, "verify read all of standard input");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!(
+            "standard input holds more than {}",
+            token_limit + 2
+        )),
+        "{}",
+        stderr(&out)
+    );
+
+    let (wrote, out) = writes_all(
+        &["inspect", "-"],
+        &flood(mcp_sealed_state::reader::MAX_READ_BYTES),
+    );
+    assert!(!wrote, "inspect read all of standard input");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("standard input holds more than"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Up to the limit, it is read: a payload of exactly 1 MiB reaches the
+    // codec (which finds it too long to seal), a token with its line ending verifies.
+    let mut exact = vec![b' '; PAYLOAD_STDIN_LIMIT - 3];
+    exact.splice(0..0, *b"\"\"");
+    exact.push(b'\n');
+    let out = run_with(Some(KEY), &["seal", "-"], &exact);
+    assert_eq!(stdout(&out).len(), codec.seal("\"\"", None).unwrap().len());
+    let token = codec.seal("[1]", None).unwrap();
+    let out = run_with(
+        Some(KEY),
+        &["verify", "-"],
+        format!("{token}\r\n").as_bytes(),
+    );
+    assert_eq!(stdout(&out), "[1]");
+    let out = run_with(None, &["inspect", "-"], format!("{token}\n").as_bytes());
+    assert!(stdout(&out).contains("payload  [1]"));
+}
+
+#[test]
+fn help_documents_the_stdin_limits() {
+    let help = stdout(&run(None, &["--help"]));
+    assert!(help.contains("standard input"), "{help}");
+    // The figures it gives are the limits the command applies.
+    assert_eq!(PAYLOAD_STDIN_LIMIT, 1 << 20);
+    assert!(help.contains("a payload of at most 1 MiB"), "{help}");
+    let token_kib = mcp_sealed_state::codec::DEFAULT_MAX_TOKEN_BYTES / 1024;
+    assert!(
+        help.contains(&format!("{token_kib} KiB for verify")),
+        "{help}"
+    );
+    assert_eq!(mcp_sealed_state::reader::MAX_READ_BYTES, 1 << 20);
+    assert!(help.contains("1 MiB for inspect"), "{help}");
+}
+
+// ---- finding 5: a key file others can read ----
+
+#[cfg(unix)]
+#[test]
+fn a_key_file_others_can_read_is_used_with_a_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    let token = Codec::new(CodecOptions::with_keys(vec![KEY.as_bytes().to_vec()]))
+        .unwrap()
+        .seal("1", None)
+        .unwrap();
+    for (mode, warned) in [
+        (0o600, false),
+        (0o400, false),
+        (0o640, true),
+        (0o604, true),
+        (0o644, true),
+    ] {
+        let path = temp_file(&format!("key-{mode:o}"), KEY.as_bytes());
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        let out = run(
+            None,
+            &["verify", "--key-file", path.to_str().unwrap(), &token],
+        );
+        assert_eq!(stdout(&out), "1", "mode {mode:o}");
+        let err = stderr(&out);
+        if warned {
+            assert!(err.contains("warning"), "mode {mode:o}: {err}");
+            assert!(err.contains(path.to_str().unwrap()), "{err}");
+            assert!(err.contains(&format!("mode {mode:04o}")), "{err}");
+        } else {
+            assert_eq!(err, "", "mode {mode:o}");
+        }
+    }
+}
