@@ -19,6 +19,7 @@
 #![deny(unsafe_code)]
 
 mod args;
+mod formats;
 mod key;
 mod output;
 
@@ -120,8 +121,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Inspect { json, token } => {
             let token = text_or_stdin(token)?;
-            let view = read_token_unverified(token.trim())
-                .map_err(|_| "not a v1 sealed-state token".to_string())?;
+            let token = token.trim();
+            let Ok(view) = read_token_unverified(token) else {
+                // Not ours: perhaps another SDK's, which inspect names.
+                let foreign = formats::recognise(token).ok_or("not a v1 sealed-state token")?;
+                return print_line(&if json {
+                    formats::to_json(&foreign)
+                } else {
+                    formats::to_text(&foreign, output::now_seconds())
+                });
+            };
             if json {
                 print_line(&output::inspect_json(&view))
             } else {
