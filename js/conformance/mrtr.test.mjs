@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import * as sdk from "@modelcontextprotocol/server";
 import { viaStateCodec, viaVerifySeam } from "./request-state.mjs";
 import { listen, mrtrHandler } from "./server.mjs";
-import { MRTR_SCENARIOS, conformanceVersion, runScenarios } from "./suite.mjs";
+import { MRTR_SCENARIOS, conformanceVersion, listedMrtrScenarios, runScenarios } from "./suite.mjs";
 
 const CONSUMER = join(dirname(fileURLToPath(import.meta.url)), "../out/consumer/package.json");
 if (!existsSync(CONSUMER)) throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
@@ -65,6 +65,10 @@ function allPassed(results, t) {
 
 // What a check saw, less what differs by key and clock: tokens, timestamps.
 const comparable = (checks) => JSON.parse(JSON.stringify(checks, (k, v) => (k === "timestamp" ? undefined : k === "requestState" && typeof v === "string" ? "<requestState>" : v)));
+
+test("the scenarios run are every input-required-result-* scenario the pinned suite lists", async () => {
+  assert.deepEqual(await listedMrtrScenarios(), MRTR_SCENARIOS);
+});
 
 test(`the SDK's createRequestStateCodec: the 14 MRTR scenarios pass`, (t) => {
   assert.deepEqual(Object.keys(runs.sdkCodec.results), MRTR_SCENARIOS);

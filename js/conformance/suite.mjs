@@ -34,6 +34,13 @@ export const MRTR_SCENARIOS = [
   "validate-input",
 ].map((s) => `input-required-result-${s}`);
 
+/** The suite's own server scenarios named `input-required-result-*` (its `list` command). */
+export async function listedMrtrScenarios() {
+  const { stdout } = await execFileP(CONFORMANCE_NODE, [CONFORMANCE_CLI, "list"], { env: { ...process.env, NO_COLOR: "1" } });
+  const servers = stdout.split(/\n(?=\S)/).find((block) => block.startsWith("Server scenarios"));
+  return [...(servers ?? "").matchAll(/^\s+- (input-required-result-[a-z-]+) /gm)].map((m) => m[1]);
+}
+
 /** One scenario: its checks ({ id, status, errorMessage?, details? }[]), whatever the suite's exit code. */
 export async function runScenario(url, scenario) {
   const out = mkdtempSync(join(tmpdir(), "mcp-conformance-"));
