@@ -110,7 +110,11 @@ fn rmcp(format: &'static str, key_id: Option<String>, body: &str, mac: &str) -> 
     Some(Foreign {
         format,
         made_by: "the Rust SDK, rmcp's RequestStateCodec (crates/rmcp/src/model/request_state.rs)",
-        why: "HMAC-SHA256 over rmcp's domain label, the key id, associated data the token does not carry, and the body: another MAC layout, which this package cannot check",
+        why: if key_id.is_some() {
+            "HMAC-SHA256 over rmcp's domain label, the key id, associated data the token does not carry, and the body: another MAC layout, which this package cannot check"
+        } else {
+            "HMAC-SHA256 over rmcp's domain label, associated data the token does not carry, and the body: another MAC layout, which this package cannot check"
+        },
         key_id,
         expiry: if expiry_ms == 0 {
             Expiry::Never
@@ -186,15 +190,14 @@ fn php(body: &str, mac: &str) -> Option<Foreign> {
     })
 }
 
-/// `{"verified":false,"format":..,"madeBy":..,"why":..,"keyId":..,"expiry":..,"exp":..,"payload":..}`.
+/// `{"verified":false,"exp":..,"expiry":..,"format":..,"keyId":..,"madeBy":..,"payload":..,"why":..}`.
 pub fn to_json(foreign: &Foreign) -> String {
     let (expiry, exp) = match foreign.expiry {
         Expiry::Hidden => ("encrypted", Value::Null),
         Expiry::Never => ("never", Value::Null),
         Expiry::At(exp) => ("at", Value::from(exp)),
     };
-    json!({
-        "verified": false,
+    let fields = json!({
         "format": foreign.format,
         "madeBy": foreign.made_by,
         "why": foreign.why,
@@ -203,7 +206,9 @@ pub fn to_json(foreign: &Foreign) -> String {
         "exp": exp,
         "payload": foreign.payload,
     })
-    .to_string()
+    .to_string();
+    // `"verified":false` first, as for this package's tokens, so no script mistakes it.
+    format!("{{\"verified\":false,{}", fields.get(1..).unwrap_or("}"))
 }
 
 /// The same, one field a line, under a warning; `now` in Unix seconds.
