@@ -89,7 +89,7 @@ export function targets({ results, sizes, cold }) {
     row("widget .wasm gzipped", kib(w.gzip), w.gzip / (12 * 1024), "≤ 12 KiB (ratio = size / budget)", w.gzip <= 12 * 1024);
     row("edge .wasm gzipped", kib(e.gzip), e.gzip / (40 * 1024), "≤ 40 KiB (ratio = size / budget)", e.gzip <= 40 * 1024);
   }
-  for (const n of [cold?.node, cold?.node22].filter(Boolean)) {
+  for (const n of [cold?.node, cold?.node22, cold?.node24, cold?.node26].filter(Boolean)) {
     const d = n.ours.overBare;
     const cpu = n.ours.cpuOverBare !== undefined ? `; CPU ${n.ours.cpuOverBare.toFixed(0)} ms` : "";
     row(
@@ -107,6 +107,15 @@ export function targets({ results, sizes, cold }) {
       undefined,
       "(no target)",
       undefined,
+    );
+    // What a user of the SDK's codec pays for it already, on the same measure.
+    row(
+      `Node ${n.version}: the SDK's import + createRequestStateCodec + first mint − an .mjs importing a one-line package (wall, median of paired rounds)`,
+      fmtMs(n.sdk.overOnePackage),
+      undefined,
+      "(no target)",
+      undefined,
+      `ours − the SDK's: ${fmtMs(n.ours.overOnePackage - n.sdk.overOnePackage)}`,
     );
   }
   if (cold?.widget) {
@@ -215,7 +224,7 @@ export function markdown({ results, hash, widgetSpeed, sizes, cold, targetRows, 
   if (cold) {
     out.push("");
     out.push("## Cold start");
-    for (const n of [cold.node, cold.node22].filter(Boolean)) {
+    for (const n of [cold.node, cold.node22, cold.node24, cold.node26].filter(Boolean)) {
       out.push("");
       out.push(
         `Node ${n.version}, whole process, ${n.runs} rounds of every command (${n.tool}); "− bare node" is the median over the rounds of the command's time minus bare node's in the same round:`,

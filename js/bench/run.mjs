@@ -81,9 +81,15 @@ if (want("node")) {
   log("== cold start: Node");
   const { coldNode, QUICK_COLD } = await import("./cold-node.mjs");
   cold.node = coldNode(log, quick ? QUICK_COLD : {});
-  // The Node 22 that wrangler runs on (js/package.json): the loader differs, the package does not.
-  const node22 = join(JS, "node_modules/node/bin/node");
-  if (existsSync(node22)) cold.node22 = coldNode(log, { ...(quick ? QUICK_COLD : {}), node: node22 });
+  // npm's Node 22 (what wrangler runs on), 24 and 26 (js/package.json): the loader differs, the package does not.
+  for (const [name, dir] of [
+    ["node22", "node"],
+    ["node24", "node24"],
+    ["node26", "node26"],
+  ]) {
+    const bin = join(JS, "node_modules", dir, "bin/node");
+    if (existsSync(bin)) cold[name] = coldNode(log, { ...(quick ? QUICK_COLD : {}), node: bin });
+  }
 }
 if (want("workerd")) {
   log("== cold start: workerd");

@@ -1,5 +1,5 @@
 // The behaviour suite: one set of test modules that every runtime runs
-// unchanged (js/suite/runtimes.test.mjs drives Node 20, Node 22, Deno, Bun,
+// unchanged (js/suite/runtimes.test.mjs drives Node 20, 22, 24 and 26, Deno, Bun,
 // workerd and Chromium). Each module imports the package by its bare name,
 // which each runtime resolves from a project that installed the packed
 // tarball, with its own export condition. `vectors.js` is written next to

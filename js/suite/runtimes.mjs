@@ -1,9 +1,10 @@
 // Runs the behaviour suite (js/suite/index.js) in each runtime, from a project
 // that installed the PACKED tarball the way that runtime's users install it:
 //
-//   npm project  (js/out/suite-npm):  Node 20 (this process's), Node 22 (npm
-//                 `node`), workerd (Miniflare, the bundle esbuild makes with
-//                 the "workerd" condition), Chromium (playwright-core driving
+//   npm project  (js/out/suite-npm):  Node 20 (this process's; end of life),
+//                 Node 22, 24 and 26 (npm `node`, `node24`, `node26`), workerd
+//                 (Miniflare, the bundle esbuild makes with the "workerd"
+//                 condition), Chromium (playwright-core driving
 //                 /usr/bin/chromium, the package served as installed, an
 //                 import map from the "browser" condition);
 //   bun install  (js/out/suite-bun):   Bun (npm `bun`);
@@ -29,6 +30,8 @@ const NM = join(JS, "node_modules");
 /** The runtimes, as npm installs them into js/node_modules (exact versions in js/package.json). */
 export const BIN = {
   node22: join(NM, "node/bin/node"),
+  node24: join(NM, "node24/bin/node"),
+  node26: join(NM, "node26/bin/node"),
   deno: join(NM, "deno/deno"),
   bun: join(NM, "bun/bin/bun.exe"),
 };
@@ -141,6 +144,8 @@ export async function runCli(label, file, args, dir, env = {}) {
 
 export const runNode20 = (dir) => runCli("node 20", process.execPath, [], dir);
 export const runNode22 = (dir) => runCli("node 22", BIN.node22, [], dir);
+export const runNode24 = (dir) => runCli("node 24", BIN.node24, [], dir);
+export const runNode26 = (dir) => runCli("node 26", BIN.node26, [], dir);
 export const runBun = (dir) => runCli("bun", BIN.bun, ["run"], dir);
 // No --allow-* flag of any kind: the package's "deno" entry needs none.
 export const runDeno = (dir) => runCli("deno", BIN.deno, ["run"], dir, { DENO_DIR: join(dir, ".deno-dir") });

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, JS, denoNodeEntryWithoutFlags, installers, makeProject, runBun, runChromium, runDeno, runNode20, runNode22, runWorkerd } from "./runtimes.mjs";
+import { BIN, JS, denoNodeEntryWithoutFlags, installers, makeProject, runBun, runChromium, runDeno, runNode20, runNode22, runNode24, runNode26, runWorkerd } from "./runtimes.mjs";
 
 const version = (name) => JSON.parse(readFileSync(join(JS, "node_modules", name, "package.json"), "utf8")).version;
 const projects = {};
@@ -29,13 +29,23 @@ function check(summary, entry) {
   assert.match(summary.entry, entry);
 }
 
-test(`Node ${process.versions.node} (this machine's): the "node" entry`, () => {
+const endOfLife = process.versions.node.startsWith("20.") ? ", end of life since 2026-04-30" : "";
+
+test(`Node ${process.versions.node} (this machine's${endOfLife}): the "node" entry`, () => {
   assert.ok(reference.names.length >= 50, `only ${reference.names.length} tests`);
   check(reference, /\/suite-npm\/node_modules\/mcp-sealed-state\/edge\/node\.js$/);
 });
 
 test(`Node ${version("node")} (npm node): the "node" entry`, async () => {
   check(await runNode22(projects.npm), /\/suite-npm\/node_modules\/mcp-sealed-state\/edge\/node\.js$/);
+});
+
+test(`Node ${version("node24")} (npm node24, an alias of node): the "node" entry`, async () => {
+  check(await runNode24(projects.npm), /\/suite-npm\/node_modules\/mcp-sealed-state\/edge\/node\.js$/);
+});
+
+test(`Node ${version("node26")} (npm node26, an alias of node): the "node" entry`, async () => {
+  check(await runNode26(projects.npm), /\/suite-npm\/node_modules\/mcp-sealed-state\/edge\/node\.js$/);
 });
 
 test(`Deno ${version("deno")} (npm deno, deno install, no permission flags): the "deno" entry`, async () => {
@@ -70,5 +80,14 @@ test(`Chromium (headless, playwright-core ${version("playwright-core")}): the "b
 test("the runtimes are the ones js/package.json pins", () => {
   const pins = JSON.parse(readFileSync(join(JS, "package.json"), "utf8")).devDependencies;
   for (const name of ["node", "deno", "bun"]) assert.equal(version(name), pins[name], name);
+  for (const name of ["node24", "node26"]) assert.equal(`npm:node@${version(name)}`, pins[name], name);
   assert.ok(BIN.node22.endsWith("node/bin/node"));
+  assert.ok(BIN.node24.endsWith("node24/bin/node") && BIN.node26.endsWith("node26/bin/node"));
+});
+
+test("the package's engines name the Node lines this suite runs, and no other", () => {
+  const { engines } = JSON.parse(readFileSync(join(JS, "../pkg-template/package.json"), "utf8"));
+  const lines = engines.node.split(" || ").map((range) => Number(/^\^(\d+)\.\d+\.\d+$/.exec(range)?.[1]));
+  const tested = [process.versions.node, version("node"), version("node24"), version("node26")].map((v) => Number(v.split(".")[0]));
+  assert.deepEqual(lines, tested);
 });

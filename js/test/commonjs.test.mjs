@@ -1,5 +1,5 @@
 // CommonJS users of the packed package: require() on the Nodes that support
-// require(esm) unflagged (20.19+, 22.12+; engines says so) and Bun, and TypeScript in
+// require(esm) unflagged (20.19+, 22.12+, so 24 and 26; engines says so) and Bun, and TypeScript in
 // a CommonJS project (module node16), which reads the "require"
 // types condition (.d.cts) instead of refusing the ESM types (TS1479).
 import assert from "node:assert/strict";
@@ -44,6 +44,8 @@ import("mcp-sealed-state").then((esm) => {
 for (const [label, node] of [
   [`Node ${process.versions.node} (this machine's)`, process.execPath],
   ["Node 22 (npm node)", NODE22],
+  ["Node 24 (npm node24)", join(JS_DIR, "node_modules/node24/bin/node")],
+  ["Node 26 (npm node26)", join(JS_DIR, "node_modules/node26/bin/node")],
   ["Bun (npm bun)", BUN],
 ]) {
   test(`require() in ${label}: the "node" ES module, one instance with import, no warning`, async () => {

@@ -21,6 +21,7 @@
 mod args;
 mod calendar;
 mod escape;
+mod formats;
 mod key;
 mod output;
 mod stdin;
@@ -128,8 +129,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 token,
                 mcp_sealed_state::reader::MAX_READ_BYTES + stdin::LINE_ENDING_BYTES,
             )?;
-            let view = read_token_unverified(token.trim())
-                .map_err(|_| "not a v1 sealed-state token".to_string())?;
+            let token = token.trim();
+            let Ok(view) = read_token_unverified(token) else {
+                // Not ours: perhaps another SDK's, which inspect names.
+                let foreign = formats::recognise(token).ok_or("not a v1 sealed-state token")?;
+                return print_line(&if json {
+                    formats::to_json(&foreign)
+                } else {
+                    formats::to_text(&foreign, output::now_seconds())
+                });
+            };
             if json {
                 print_line(&output::inspect_json(&view))
             } else {

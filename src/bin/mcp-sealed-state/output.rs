@@ -65,13 +65,7 @@ pub fn inspect_text(view: &TokenView, now: i64) -> String {
         Purpose::Raw => "none (raw v1 token)",
     };
     let tool = view.purpose.tool().map_or("-".to_string(), json_string);
-    let left = view.exp.saturating_sub(now);
-    // The token is expired once exp < floor(now) (SPEC "Opening").
-    let when = if left >= 0 {
-        format!("valid for {}", duration(left))
-    } else {
-        format!("expired {} ago", duration(left.saturating_neg()))
-    };
+    let when = time_left(view.exp, now);
     let date = date_of(view.exp);
     format!(
         "UNVERIFIED: nothing below is checked; only `verify` with the key says a token is genuine.\n\
@@ -84,6 +78,16 @@ pub fn inspect_text(view: &TokenView, now: i64) -> String {
         if view.bound { "yes" } else { "no" },
         json_for_terminal(view.payload_json(), true)
     )
+}
+
+/// "valid for 5m" or "expired 5m ago": expired once exp < floor(now) (SPEC "Opening").
+pub fn time_left(exp: i64, now: i64) -> String {
+    let left = exp.saturating_sub(now);
+    if left >= 0 {
+        format!("valid for {}", duration(left))
+    } else {
+        format!("expired {} ago", duration(left.saturating_neg()))
+    }
 }
 
 fn duration(seconds: i64) -> String {
