@@ -49,10 +49,16 @@ function inputsHash(build) {
   for (const file of [...walk("src"), "Cargo.toml", "Cargo.lock", ".cargo/config.toml"]) {
     if (existsSync(join(root, file))) add(file, readFileSync(join(root, file)));
   }
-  const version = (cmd, args) => execFileSync(cmd, args, { cwd: root, encoding: "utf8" }).trim();
   add("flags", JSON.stringify({ build, RUSTFLAGS: process.env.RUSTFLAGS ?? "", FEATURES }));
-  add("tools", [version("rustc", ["-V"]), version("wasm-pack", ["--version"]), version(wasmOpt, ["--version"])].join("\n"));
+  add("tools", toolVersions());
   return hash.digest("hex");
+}
+
+let versions;
+function toolVersions() {
+  const version = (cmd, args) => execFileSync(cmd, args, { cwd: root, encoding: "utf8" }).trim();
+  versions ??= [version("rustc", ["-V"]), version("wasm-pack", ["--version"]), version(wasmOpt, ["--version"])].join("\n");
+  return versions;
 }
 
 function buildWasm(build, { reuse = false } = {}) {
