@@ -87,9 +87,11 @@ pub struct Envelope<'a> {
     pub exp: i64,
     /// Raw JSON of `b`, if present (any JSON type: it is judged at the bind step).
     pub b: Option<&'a str>,
-    /// The `p`, `d` and `o` members of `p`, found on the same pass; `None`
-    /// when `p` is not an object or repeats one of them.
-    inner: Option<Picked<'a, 3>>,
+    /// The `p`, `d` and `o` members of `p`, when [`parse`] found them on its
+    /// pass (`Some(None)`: `p` repeats one of them); `None` when it did not
+    /// (`p` is not an object, or its key is spelled with escapes), and
+    /// [`Envelope::claim`] reads `p` itself.
+    inner: Option<Option<Picked<'a, 3>>>,
 }
 
 /// Values of the wanted members, in the order of their names.
@@ -172,7 +174,7 @@ pub fn parse(body: &str) -> Option<Envelope<'_>> {
         p: p?,
         exp: json::parse_int(exp?)?,
         b,
-        inner: if once { inner.picked() } else { None },
+        inner: once.then(|| inner.picked()),
     })
 }
 
@@ -187,10 +189,22 @@ impl<'a> Envelope<'a> {
     /// purpose envelope (a raw `mint` token, an unknown purpose, a missing `d`
     /// or `o`) claims [`Purpose::Raw`], with all of `p` as the payload.
     pub fn claim(&self) -> (Purpose<String>, &'a str) {
-        self.inner
-            .and_then(purposed)
-            .unwrap_or((Purpose::Raw, self.p))
+        let picked = match self.inner {
+            Some(picked) => picked,
+            None => pick_purpose_members(self.p),
+        };
+        picked.and_then(purposed).unwrap_or((Purpose::Raw, self.p))
     }
+}
+
+/// The `p`, `d` and `o` members of `p` when it is an object, by a scan of its own.
+fn pick_purpose_members(p: &str) -> Option<Picked<'_, 3>> {
+    if !p.starts_with('{') {
+        return None;
+    }
+    let mut picker = Picker::new(PURPOSE_MEMBERS);
+    json::object_members_into(p, &mut picker)?;
+    picker.picked()
 }
 
 /// The picked members of `p` read as a purpose envelope.
@@ -309,6 +323,9 @@ mod tests {
         };
         assert_eq!(claim("{\"p\":\"v\",\"d\":0}"), (Purpose::View, "0".into()));
         assert_eq!(claim("{\"d\":0,\"p\":\"v\"}"), (Purpose::View, "0".into()));
+        // `p` spelled with an escape is still `p`, as `JSON.parse` reads it.
+        let body = "{\"\\u0070\":{\"p\":\"v\",\"d\":0},\"exp\":1}";
+        assert_eq!(parse(body).unwrap().claim(), (Purpose::View, "0"));
         for p in [
             "{\"p\":\"v\"}",
             "{\"p\":\"x\",\"d\":0}",
