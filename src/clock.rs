@@ -113,6 +113,7 @@ mod tests {
         assert_eq!(seconds_left(i64::MAX, 0.0), Some(i64::MAX));
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn a_clock_reads_its_function_or_the_system() {
         assert_eq!(Clock::from_fn(|| 1_234.5).now_ms(), 1_234.5);
