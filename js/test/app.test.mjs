@@ -257,6 +257,26 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
 });
 
 describe("keepFreshestToken", () => {
+  test("a token over the read limit is reported, not thrown into the dispatch: later toolresult listeners still get the result", async () => {
+    const errors = [];
+    const seen = [];
+    const h = await pair({
+      beforeConnect: (app) => {
+        const keeper = keepFreshestToken(app, { onerror: (e) => errors.push(e) });
+        app.addEventListener("toolresult", (params) => seen.push(params));
+        return keeper;
+      },
+    });
+    const huge = "A".repeat(1024 * 1024 + 16);
+    await h.bridge.sendToolResult(result(huge));
+    await h.ping();
+    assert.equal(seen.length, 1, "the listener after the keeper got the result");
+    assert.equal(errors.length, 1);
+    assert.ok(errors[0] instanceof RangeError);
+    assert.equal(h.before.error, errors[0]);
+    assert.equal(h.before.token, null);
+  });
+
   test("adopts the freshest token of every tool result, reports expired, and recovers with a new token", async () => {
     const changes = [];
     const h = await pair({ beforeConnect: (app) => keepFreshestToken(app, { onchange: (t, prev) => changes.push([t, prev]) }) });

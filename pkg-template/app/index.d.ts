@@ -55,6 +55,8 @@ export interface TokenKeeper {
   adopt(result: unknown): string | null;
   /** Offer a token from elsewhere (e.g. the restored view state); returns the kept token. */
   offer(token: unknown): string | null;
+  /** The last refusal of a notified tool result, or null. */
+  readonly error: unknown;
   /** Forget the token. */
   reset(): void;
   /** `listener()` runs after each change; returns the unsubscribe function. */
@@ -69,5 +71,7 @@ export declare function keepFreshestToken(
     initial?: string | null;
     onchange?: (token: string | null, previous: string | null) => void;
     onexpired?: (result: unknown) => void;
+    /** A notified tool result the keeper refused (e.g. a token over the read limit); never thrown into the dispatch. */
+    onerror?: (error: unknown) => void;
   },
 ): TokenKeeper;

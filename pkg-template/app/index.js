@@ -197,7 +197,9 @@ export class ViewState {
  * restored view state). `expired` is true once a result was the server
  * refusing the token ("expired, start over") and false again when a new token
  * is adopted. `onchange(token, previous)` runs when the kept token changes;
- * `onexpired(result)` when a result refuses the token; `subscribe(fn)` calls
+ * `onexpired(result)` when a result refuses the token; `onerror(error)` (and
+ * `keeper.error`) when a notified result is refused (e.g. a token over the
+ * read limit) without throwing into the Host's dispatch; `subscribe(fn)` calls
  * `fn()` after either (returns the unsubscribe function); `dispose()` stops
  * listening to the app.
  *
@@ -206,9 +208,10 @@ export class ViewState {
  * result (a `start` and the moves after it often share a second): otherwise the
  * replay of `start` replaces the restored game.
  */
-export function keepFreshestToken(app, { initial = null, onchange, onexpired } = {}) {
+export function keepFreshestToken(app, { initial = null, onchange, onexpired, onerror } = {}) {
   let token = typeof initial === "string" ? initial : null;
   let expired = false;
+  let error = null;
   const listeners = new Set();
   const notify = () => {
     for (const listener of listeners) listener();
@@ -219,6 +222,10 @@ export function keepFreshestToken(app, { initial = null, onchange, onexpired } =
     },
     get expired() {
       return expired;
+    },
+    /** The last refusal of a tool-result notification (e.g. a token over the read limit), or null. */
+    get error() {
+      return error;
     },
     adopt(result) {
       // State first, then listeners, then the caller's callback: a callback
@@ -257,7 +264,16 @@ export function keepFreshestToken(app, { initial = null, onchange, onexpired } =
       listeners.clear();
     },
   };
-  const onToolResult = (params) => keeper.adopt(params);
+  // A throw here would escape into ext-apps' notification dispatch and the
+  // later toolresult listeners would miss the result: report it instead.
+  const onToolResult = (params) => {
+    try {
+      keeper.adopt(params);
+    } catch (e) {
+      error = e;
+      onerror?.(e);
+    }
+  };
   app.addEventListener("toolresult", onToolResult);
   return keeper;
 }
