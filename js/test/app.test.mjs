@@ -267,7 +267,7 @@ describe("keepFreshestToken", () => {
         return keeper;
       },
     });
-    const huge = "A".repeat(1024 * 1024 + 16);
+    const huge = "v1." + "A".repeat(1024 * 1024 + 16);
     await h.bridge.sendToolResult(result(huge));
     await h.ping();
     assert.equal(seen.length, 1, "the listener after the keeper got the result");
