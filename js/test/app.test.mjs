@@ -308,6 +308,10 @@ describe("keepFreshestToken", () => {
       assert.equal(keeper.adopt(result(fresh)), fresh);
       assert.equal(keeper.expired, false, "a new token: no longer expired");
     }
+    for (const text of [`echo: ${SEALED_STATE_INVALID_MESSAGE}`, `${SEALED_STATE_INVALID_MESSAGE} (cell 9)`, `no such cell "ng-mcp-ui: sealed state is invalid or expired"`]) {
+      keeper.adopt({ isError: true, content: [{ type: "text", text }] });
+      assert.equal(keeper.expired, false, `an error text that only contains the message is not a refusal: ${text}`);
+    }
     assert.equal(keeper.offer(42), keeper.token, "offer() ignores what is not a string");
     assert.ok(notified >= 5);
     keeper.reset();

@@ -322,11 +322,12 @@ eachWidgetEntry(async ({ w, plain, bound, good, stillWorks, assertMalformed }) =
   describe("isSealedStateError", () => {
     const err = (text, extra = {}) => ({ isError: true, content: [{ type: "text", text }], ...extra });
 
-    test("our stable message and ng-mcp-ui's, also inside a longer text", () => {
+    test("our stable message and ng-mcp-ui's as the whole text of a block; inside a longer (e.g. echoed) text is not a refusal", () => {
       assert.equal(isSealedStateError(err(SEALED_STATE_INVALID_MESSAGE)), true);
       assert.equal(isSealedStateError(err(NG_MCP_UI_MESSAGE)), true);
-      assert.equal(isSealedStateError(err(`MCP error -32603: ${NG_MCP_UI_MESSAGE}`)), true);
-      assert.equal(isSealedStateError(err(`Error: ${SEALED_STATE_INVALID_MESSAGE} (retry)`)), true);
+      assert.equal(isSealedStateError(err(`MCP error -32603: ${NG_MCP_UI_MESSAGE}`)), false);
+      assert.equal(isSealedStateError(err(`Error: ${SEALED_STATE_INVALID_MESSAGE} (retry)`)), false);
+      assert.equal(isSealedStateError(err(`no such cell: ${SEALED_STATE_INVALID_MESSAGE}`)), false, "a server echoing input cannot fake it");
       assert.equal(
         isSealedStateError({
           isError: true,
@@ -364,7 +365,7 @@ eachWidgetEntry(async ({ w, plain, bound, good, stillWorks, assertMalformed }) =
     test("a 10 MB error text is scanned without trouble", () => {
       const big = "x".repeat(10 * 1024 * 1024);
       assert.equal(isSealedStateError(err(big)), false);
-      assert.equal(isSealedStateError(err(big + NG_MCP_UI_MESSAGE)), true);
+      assert.equal(isSealedStateError(err(big + NG_MCP_UI_MESSAGE)), false);
       stillWorks();
     });
 

@@ -92,12 +92,15 @@ export function tokenApi(core) {
 
   /**
    * Whether a tool result is the server refusing a sealed token (ours or
-   * ng-mcp-ui's stable message in an isError result): show "expired, start over".
+   * ng-mcp-ui's stable message as the whole text of a text block of an isError
+   * result): show "expired, start over".
    */
   function isSealedStateError(toolResult) {
     const r = resultOf(toolResult);
     if (r?.isError !== true || !Array.isArray(r.content)) return false;
-    return r.content.some((c) => c?.type === "text" && typeof c.text === "string" && (c.text.includes(SEALED_STATE_INVALID_MESSAGE) || c.text.includes(NG_MCP_UI_INVALID_MESSAGE)));
+    // The SDK's McpServer and rust-server answer with a text block that IS the
+    // message; a substring match would let a server that echoes input fake it.
+    return r.content.some((c) => c?.type === "text" && (c.text === SEALED_STATE_INVALID_MESSAGE || c.text === NG_MCP_UI_INVALID_MESSAGE));
   }
 
   return { backend, readTokenUnverified, secondsLeft, adoptToken, isSealedStateError };
