@@ -174,13 +174,14 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
     });
   }
 
-  test("a store whose save() throws or hangs: -32603, the last state is kept, the next save works", async () => {
+  test("a store whose save() throws or hangs: -32603, the last state is kept, the next save works once the hung call settles", async () => {
     const storage = memoryStore({ n: 0 });
     let mode = "ok";
+    let settleHung = () => {};
     const save = storage.save;
     storage.save = (state) => {
       if (mode === "throw") throw new Error("quota exceeded");
-      if (mode === "hang") return never();
+      if (mode === "hang") return new Promise((resolve) => (settleHung = resolve));
       return save(state);
     };
     const h = await pair({ storage, storeTimeoutMs: SHORT_TIMEOUT_MS });
@@ -192,6 +193,7 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
       assert.deepEqual(h.viewState.state, kept, `${failing}: the View's record is unchanged`);
       assert.deepEqual(h.bridge.viewState, kept, `${failing}: the Host's lastSaved is unchanged`);
       assert.match(await h.ping(), /pong/);
+      settleHung(); // the timed-out call holds the store until it settles
       mode = "ok";
       kept = { n: `after ${failing}` };
       assert.equal(await h.viewState.save(kept), true);

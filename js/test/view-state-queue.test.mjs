@@ -8,6 +8,27 @@ eachWidgetEntry(async ({ w }) => {
   const { ViewStateError, ViewStateSaveQueue } = w;
 
   describe("ViewStateSaveQueue", () => {
+    test("a store call that timed out still holds the slot: the next save waits, and is answered -32603 itself while it stays held", async () => {
+      const calls = [];
+      let release;
+      const held = new Promise((r) => (release = r));
+      const q = new ViewStateSaveQueue(
+        async (state) => {
+          calls.push(state);
+          if (calls.length === 1) await held;
+        },
+        { maxBytes: 100, timeoutMs: 1 },
+      );
+      await assert.rejects(q.save({ n: 1 }), (e) => e instanceof ViewStateError && e.code === -32603);
+      await assert.rejects(q.save({ n: 2 }), (e) => e instanceof ViewStateError && e.code === -32603, "the slot is still held");
+      assert.deepEqual(calls, [{ n: 1 }], "no second store call overlaps the first");
+      release();
+      await q.idle();
+      await q.save({ n: 3 });
+      assert.deepEqual(calls, [{ n: 1 }, { n: 3 }]);
+      assert.deepEqual(q.lastSaved, { n: 3 });
+    });
+
     const codeOf = (t) => t.error?.code;
 
     test("constructor checks its arguments", () => {
@@ -203,19 +224,21 @@ eachWidgetEntry(async ({ w }) => {
       assert.deepEqual(q.lastSaved, { n: 2 });
     });
 
-    test("a store that never settles gives -32603 after opts.timeoutMs; the queue goes on; a late outcome changes nothing", async () => {
+    test("a store that never settles gives -32603 after opts.timeoutMs; it holds the slot, so the next save is not stored over it", async () => {
       const { store, calls } = manualStore();
       const q = new ViewStateSaveQueue(store, { maxBytes: 100, timeoutMs: 20 });
       const a = q.save({ n: "A" });
-      const b = track(q.save({ n: "B" }));
+      const b = q.save({ n: "B" });
       await assert.rejects(a, (e) => e instanceof ViewStateError && e.code === -32603 && /did not settle within 20 ms/.test(e.message));
-      assert.equal(calls.length, 2, "B is stored once A timed out");
-      calls[1].resolve();
-      await q.idle();
-      assert.equal(b.settled && !b.error, true);
+      await assert.rejects(b, (e) => e instanceof ViewStateError && e.code === -32603, "A still holds the slot");
+      assert.equal(calls.length, 1, "B never overlapped A");
       calls[0].resolve(); // A's store settles late
-      await tick();
-      assert.deepEqual(q.lastSaved, { n: "B" });
+      await q.idle();
+      const c = q.save({ n: "C" });
+      assert.equal(calls.length, 2, "the slot is free again: C is stored at once");
+      calls[1].resolve();
+      await c;
+      assert.deepEqual(q.lastSaved, { n: "C" });
     });
 
     test("opts.timeoutMs must be a whole number of ms that a timer can hold", () => {

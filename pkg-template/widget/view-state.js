@@ -113,6 +113,7 @@ export class ViewStateSaveQueue {
   #timeoutMs;
   #lastJson; // kept as text so no caller can change what was stored
   #running = false;
+  #slot = null; // settles when the store call in flight settles, timed out or not
   #pending = null;
   #idle = [];
 
@@ -141,7 +142,8 @@ export class ViewStateSaveQueue {
 
   /** Resolves once no save is being stored or waiting (e.g. before reading the store for a new render). */
   idle() {
-    return this.#running ? new Promise((resolve) => this.#idle.push(resolve)) : Promise.resolve();
+    if (this.#running) return new Promise((resolve) => this.#idle.push(resolve));
+    return this.#slot ? this.#slot.then(() => this.idle()) : Promise.resolve();
   }
 
   save(state) {
@@ -192,25 +194,41 @@ export class ViewStateSaveQueue {
     return next;
   }
 
-  // The store's outcome, or a rejection once it has run past the timeout. The
-  // store is called at once (synchronously), as save() promises.
+  // The store's outcome, or a rejection once it has run past the timeout. One
+  // store call at a time, always: a call that timed out still holds the slot
+  // until it settles (it may still write), and the next waits for it within
+  // its own timeout. With the slot free the store is called at once
+  // (synchronously), as save() promises.
   #storeWithinTimeout(state) {
     return new Promise((resolve, reject) => {
       const ms = this.#timeoutMs;
-      const timer = setTimeout(() => reject(new Error(`the store did not settle within ${ms} ms`)), ms);
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        reject(new Error(`the store did not settle within ${ms} ms`));
+      }, ms);
       const done = () => clearTimeout(timer);
-      let stored;
-      try {
-        stored = this.#store(state);
-      } catch (e) {
-        done();
-        reject(e);
-        return;
-      }
-      Promise.resolve(stored).then(
-        () => (done(), resolve()),
-        (e) => (done(), reject(e)),
-      );
+      const call = () => {
+        if (timedOut) return;
+        let stored;
+        try {
+          stored = this.#store(state);
+        } catch (e) {
+          done();
+          reject(e);
+          return;
+        }
+        const slot = Promise.resolve(stored).then(
+          () => (done(), resolve()),
+          (e) => (done(), reject(e)),
+        );
+        this.#slot = slot;
+        slot.then(() => {
+          if (this.#slot === slot) this.#slot = null;
+        });
+      };
+      if (this.#slot) this.#slot.then(call);
+      else call();
     });
   }
 }
