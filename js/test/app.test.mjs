@@ -24,6 +24,7 @@ const KEY = "an app adapter test key of at least 32 bytes";
 const HOST_INFO = { name: "test-host", version: "1.0.0" };
 const HOST_CAPS = { serverTools: {}, logging: {} };
 const HOST_OPTIONS = { hostContext: { theme: "light", displayMode: "inline", platform: "web" } };
+const never = () => new Promise(() => {});
 const SHORT_TIMEOUT_MS = 50; // the hung-store tests: a store that never answers counts as failed after this
 
 /** A store over a plain variable, recording every call. */
