@@ -27,6 +27,8 @@ pub enum KeyError {
     Missing,
     /// The platform CSPRNG failed (no `crypto.getRandomValues`, for example).
     NoRandomness,
+    /// Key `index` is the same bytes as key `first` (a list holds each key once).
+    Duplicate { index: usize, first: usize },
 }
 
 impl core::fmt::Display for KeyError {
@@ -40,6 +42,12 @@ impl core::fmt::Display for KeyError {
                 "no key configured, and production mode refuses the ephemeral development key",
             ),
             KeyError::NoRandomness => f.write_str("the platform's random number generator failed"),
+            KeyError::Duplicate { index, first } => {
+                write!(
+                    f,
+                    "key #{index} is the same key as key #{first}; list each key once"
+                )
+            }
         }
     }
 }
@@ -89,6 +97,11 @@ impl Keys {
                     index,
                     len: key.len(),
                 });
+            }
+            // A configuration slip (the old key pasted as the new one), refused
+            // rather than silently verifying with one key twice.
+            if let Some(first) = keys.iter().take(index).position(|k| k.as_ref() == key) {
+                return Err(KeyError::Duplicate { index, first });
             }
             macs.push(keyed(key).map_err(|_| KeyError::TooShort {
                 index,
@@ -150,6 +163,18 @@ mod tests {
             KeyError::TooShort { index: 1, len: 5 }
         );
         assert!(Keys::new(&[[1u8; 32]], false).is_ok());
+    }
+
+    #[test]
+    fn refuses_a_key_listed_twice() {
+        let (a, b) = ([1u8; 32], [2u8; 32]);
+        let keys: [&[u8]; 3] = [&a, &b, &a];
+        assert_eq!(
+            Keys::new(&keys, false).unwrap_err(),
+            KeyError::Duplicate { index: 2, first: 0 }
+        );
+        let keys: [&[u8]; 2] = [&a, &b];
+        assert!(Keys::new(&keys, false).is_ok());
     }
 
     #[test]

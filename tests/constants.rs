@@ -162,6 +162,11 @@ fn config_errors() -> Vec<String> {
     let short = short
         .replace(&index.to_string(), "{index}")
         .replace(&len.to_string(), "{len}");
+    // The second key's index is `{index}`; the first's is not carried across.
+    let duplicate = KeyError::Duplicate { index, first: len }
+        .to_string()
+        .replace(&index.to_string(), "{index}")
+        .replace(&format!("key #{len}"), "an earlier key");
     let by_code = [
         (io::CONFIG_OK, "undefined".to_owned()),
         (io::CONFIG_KEY_TOO_SHORT, js(&short)),
@@ -175,6 +180,7 @@ fn config_errors() -> Vec<String> {
             js(&ConfigError::NegativeLeeway.to_string()),
         ),
         (io::CONFIG_BAD_OPTIONS, js(io::BAD_OPTIONS_MESSAGE)),
+        (io::CONFIG_KEY_DUPLICATE, js(&duplicate)),
     ];
     for (i, (code, _)) in by_code.iter().enumerate() {
         assert_eq!(usize::from(*code), i, "config codes are 0, 1, 2, ...");

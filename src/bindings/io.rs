@@ -182,6 +182,11 @@ mod tests {
             codec(&[], &[], 600.0, 0.0, 1024.0, true).err(),
             Some(u32::from(CONFIG_KEY_MISSING))
         );
+        let dup: Vec<u8> = [[7u8; 32], [8u8; 32], [7u8; 32]].concat();
+        assert_eq!(
+            codec(&dup, &[32, 32, 32], 600.0, 0.0, 1024.0, false).err(),
+            Some(2 << 8 | u32::from(CONFIG_KEY_DUPLICATE))
+        );
         assert_eq!(
             codec(&key, &[32], 600.0, -1.0, 1024.0, false).err(),
             Some(u32::from(CONFIG_NEGATIVE_LEEWAY))
