@@ -155,7 +155,7 @@ describe("the demo in the MCP Inspector 2.12 (web UI, Chromium)", () => {
       // The View's state store (mcp-sealed-state/app, issue 22): an opaque
       // origin has no localStorage and the Inspector offers no ui/set-view-state
       // (nor is it ChatGPT), so only memory is left, and the View says so. It
-    // has rendered and played by now, so its store is settled: no wait.
+      // has rendered and played by now, so its store is settled: no wait.
       assert.equal(await view.locator("body").getAttribute("data-store"), "memory");
       assert.match(await view.locator("#store").textContent(), /^memory/);
     });
