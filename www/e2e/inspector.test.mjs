@@ -150,7 +150,6 @@ describe("the demo in the MCP Inspector 2.12 (web UI, Chromium)", () => {
       await screenshot(page, `inspector-app-${name}.png`);
 
       assert.deepEqual([...problems], [], "no page error, console error or failed request");
-
     });
   }
 });
