@@ -1,0 +1,114 @@
+// Run the official MCP Inspector's web UI (npm @modelcontextprotocol/inspector,
+// a devDependency) as a child process on loopback, for the browser e2e:
+//
+//   startInspector({ serverUrl, onLog })  -> { url, sandboxUrl, process, readyMs, dispose }
+//
+// `url` is the UI with its auth token in the query (the Inspector's own way of
+// handing the token to a browser). The Inspector needs Node >= 22.19, so it
+// runs on npm `node` (22.x, js/node_modules/node), not on the Node running the
+// tests. Everything it writes (secrets, catalog, storage) goes to a temporary
+// HOME that dispose() removes; the token goes through the environment, never argv.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { REPO_ROOT } from "./serve.mjs";
+
+const NODE_MODULES = join(REPO_ROOT, "js/node_modules");
+/** npm `node` (22.x): the Inspector's engines field asks for >= 22.19. */
+export const INSPECTOR_NODE = join(NODE_MODULES, "node/bin/node");
+/** The package's `mcp-inspector` bin (its launcher; --web runs the web client in the same process). */
+export const INSPECTOR_BIN = join(NODE_MODULES, "@modelcontextprotocol/inspector/clients/launcher/build/index.js");
+
+// CLIENT_PORT cannot be 0 (the Inspector derives its origin allow-list from it),
+// so a free port is found first; a lost race is retried with another.
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startOnce({ serverUrl, port, home, onLog }) {
+  const token = randomBytes(24).toString("hex");
+  const env = {
+    ...process.env,
+    HOME: home,
+    HOST: "127.0.0.1",
+    CLIENT_PORT: String(port),
+    MCP_SANDBOX_PORT: "0", // the MCP Apps sandbox proxy: any free port
+    MCP_APP_ORIGIN_PORT: "0", // the origin for Apps that declare _meta.ui.domain: any free port
+    MCP_AUTO_OPEN_ENABLED: "false",
+    MCP_INSPECTOR_API_TOKEN: token,
+    MCP_INSPECTOR_SECRET_STORE: "memory", // no keychain, no secrets.json
+    MCP_STORAGE_DIR: join(home, "storage"),
+  };
+  for (const name of ["DANGEROUSLY_OMIT_AUTH", "MCP_PROXY_AUTH_TOKEN", "ALLOWED_ORIGINS", "MCP_CATALOG_PATH", "NODE_OPTIONS"]) delete env[name];
+  const t0 = performance.now();
+  const child = spawn(INSPECTOR_NODE, [INSPECTOR_BIN, "--web", "--transport", "http", "--server-url", String(serverUrl)], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const log = onLog ?? ((line) => process.stderr.write(`[inspector] ${line}\n`));
+  const early = []; // stderr before it listens, for the error if it never does (stdout carries the token: never echoed)
+  createInterface({ input: child.stderr }).on("line", (line) => {
+    if (early.length < 20) early.push(line);
+    log(line);
+  });
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  let stdout = "";
+  const ready = new Promise((resolve, reject) => {
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      if (/PORT IS IN USE/.test(stdout)) reject(Object.assign(new Error(`port ${port} in use`), { portInUse: true }));
+      const url = stdout.match(/running at:\s+(http:\/\/\S+)/)?.[1];
+      const sandboxUrl = stdout.match(/Sandbox \(MCP Apps\):\s+(http:\/\/\S+)/)?.[1];
+      if (url && sandboxUrl) resolve({ url, sandboxUrl });
+    });
+    child.once("error", reject);
+    exited.then(({ code, signal }) => setImmediate(() => reject(new Error(`the MCP Inspector exited before listening (code ${code}, signal ${signal}): ${early.join(" | ")}`))));
+  });
+  const dispose = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+  try {
+    const { url, sandboxUrl } = await ready;
+    if (!url.includes(token)) throw new Error("the Inspector's URL does not carry the auth token it was given");
+    return { url, sandboxUrl, process: child, readyMs: performance.now() - t0, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+/** Start the Inspector's web UI, with `serverUrl` (Streamable HTTP) as its one server. */
+export async function startInspector({ serverUrl, onLog } = {}) {
+  const home = mkdtempSync(join(tmpdir(), "mcp-inspector-"));
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const inspector = await startOnce({ serverUrl, port: await freePort(), home, onLog });
+        const dispose = inspector.dispose;
+        inspector.dispose = async () => {
+          await dispose();
+          rmSync(home, { recursive: true, force: true });
+        };
+        return inspector;
+      } catch (error) {
+        if (!error.portInUse || attempt === 3) throw error;
+      }
+    }
+  } catch (error) {
+    rmSync(home, { recursive: true, force: true });
+    throw error;
+  }
+}
