@@ -322,10 +322,11 @@ eachWidgetEntry(async ({ w, plain, bound, good, stillWorks, assertMalformed }) =
   describe("isSealedStateError", () => {
     const err = (text, extra = {}) => ({ isError: true, content: [{ type: "text", text }], ...extra });
 
-    test("our stable message and ng-mcp-ui's as the whole text of a block; inside a longer (e.g. echoed) text is not a refusal", () => {
+    test("our stable message and ng-mcp-ui's as the whole text of a block (or of an McpError); inside a longer (e.g. echoed) text is not a refusal", () => {
       assert.equal(isSealedStateError(err(SEALED_STATE_INVALID_MESSAGE)), true);
       assert.equal(isSealedStateError(err(NG_MCP_UI_MESSAGE)), true);
-      assert.equal(isSealedStateError(err(`MCP error -32603: ${NG_MCP_UI_MESSAGE}`)), false);
+      assert.equal(isSealedStateError(err(`MCP error -32603: ${NG_MCP_UI_MESSAGE}`)), true, "an McpError thrown by the tool, as the SDK formats it");
+      assert.equal(isSealedStateError(err(`MCP error -32603: no such cell: ${NG_MCP_UI_MESSAGE}`)), false);
       assert.equal(isSealedStateError(err(`Error: ${SEALED_STATE_INVALID_MESSAGE} (retry)`)), false);
       assert.equal(isSealedStateError(err(`no such cell: ${SEALED_STATE_INVALID_MESSAGE}`)), false, "a server echoing input cannot fake it");
       assert.equal(

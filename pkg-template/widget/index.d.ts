@@ -40,7 +40,7 @@ export declare function secondsLeft(token: string, nowMs?: number | Date): numbe
  * maxTokenBytes was raised past it mints.
  */
 export declare function adoptToken(current: string | null, toolResult: unknown): string | null;
-/** An isError tool result with a text block whose whole text is our stable message or ng-mcp-ui's (as the SDK and rust-server send it; not a substring): "expired, start over". */
+/** An isError tool result with a text block whose whole text is our stable message or ng-mcp-ui's, bare or as an McpError's "MCP error <code>: …" (as the SDK and rust-server send it; not a substring): "expired, start over". */
 export declare function isSealedStateError(toolResult: unknown): boolean;
 
 /** JSON-RPC error codes of `ui/set-view-state`. */

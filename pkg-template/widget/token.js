@@ -99,8 +99,13 @@ export function tokenApi(core) {
     const r = resultOf(toolResult);
     if (r?.isError !== true || !Array.isArray(r.content)) return false;
     // The SDK's McpServer and rust-server answer with a text block that IS the
-    // message; a substring match would let a server that echoes input fake it.
-    return r.content.some((c) => c?.type === "text" && (c.text === SEALED_STATE_INVALID_MESSAGE || c.text === NG_MCP_UI_INVALID_MESSAGE));
+    // message (an McpError thrown by a tool reads "MCP error <code>: <message>");
+    // a substring match would let a server that echoes input fake it.
+    return r.content.some((c) => {
+      if (c?.type !== "text" || typeof c.text !== "string") return false;
+      const text = c.text.replace(/^MCP error -?\d{1,6}: /, "");
+      return text === SEALED_STATE_INVALID_MESSAGE || text === NG_MCP_UI_INVALID_MESSAGE;
+    });
   }
 
   return { backend, readTokenUnverified, secondsLeft, adoptToken, isSealedStateError };
