@@ -271,7 +271,14 @@ export function keepFreshestToken(app, { initial = null, onchange, onexpired, on
       keeper.adopt(params);
     } catch (e) {
       error = e;
-      onerror?.(e);
+      try {
+        onerror?.(e);
+      } catch (thrown) {
+        // The author's callback threw: surface it on a fresh task, not in the Host's dispatch.
+        queueMicrotask(() => {
+          throw thrown;
+        });
+      }
     }
   };
   app.addEventListener("toolresult", onToolResult);
