@@ -274,7 +274,7 @@ export function keepFreshestToken(app, { initial = null, onchange, onexpired, on
       try {
         onerror?.(e);
       } catch (thrown) {
-        // The author's callback threw: surface it on a fresh task, not in the Host's dispatch.
+        // The author's callback threw: report it from a microtask of its own, not inside the Host's dispatch.
         queueMicrotask(() => {
           throw thrown;
         });
