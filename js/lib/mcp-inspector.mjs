@@ -11,30 +11,16 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { REPO_ROOT } from "./serve.mjs";
+import { REPO_ROOT, freePort } from "./serve.mjs";
 
 const NODE_MODULES = join(REPO_ROOT, "js/node_modules");
 /** npm `node` (22.x): the Inspector's engines field asks for >= 22.19. */
 export const INSPECTOR_NODE = join(NODE_MODULES, "node/bin/node");
 /** The package's `mcp-inspector` bin (its launcher; --web runs the web client in the same process). */
 export const INSPECTOR_BIN = join(NODE_MODULES, "@modelcontextprotocol/inspector/clients/launcher/build/index.js");
-
-// CLIENT_PORT cannot be 0 (the Inspector derives its origin allow-list from it),
-// so a free port is found first; a lost race is retried with another.
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function startOnce({ serverUrl, port, home, onLog }) {
   const token = randomBytes(24).toString("hex");
@@ -96,6 +82,8 @@ export async function startInspector({ serverUrl, onLog } = {}) {
   try {
     for (let attempt = 1; ; attempt++) {
       try {
+        // CLIENT_PORT cannot be 0 (the Inspector derives its origin allow-list
+        // from it), so a free port is found first; a lost race is retried.
         const inspector = await startOnce({ serverUrl, port: await freePort(), home, onLog });
         const dispose = inspector.dispose;
         inspector.dispose = async () => {

@@ -13,6 +13,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createServer } from "node:http";
+import { createServer as createTcpServer } from "node:net";
 import { dirname, extname, isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -134,4 +135,16 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       .map(([p, d]) => `${p} -> ${d}/`)
       .join(", ")})`,
   );
+}
+
+/** A loopback port free right now, for a child process that must be told its port (another process may still take it first). */
+export async function freePort() {
+  const probe = createTcpServer();
+  await new Promise((ok, ko) => {
+    probe.once("error", ko);
+    probe.listen(0, "127.0.0.1", ok);
+  });
+  const { port } = probe.address();
+  await new Promise((ok) => probe.close(ok));
+  return port;
 }

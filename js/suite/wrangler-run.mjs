@@ -11,9 +11,9 @@
 // tried to reach outside would fail the run.
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../lib/serve.mjs";
 
 const JS = fileURLToPath(new URL("..", import.meta.url));
 const NODE22 = join(JS, "node_modules/node/bin/node"); // wrangler needs Node >= 22.12
@@ -77,14 +77,6 @@ function collect(child) {
   child.stdout.on("data", (d) => (out.stdout += d));
   child.stderr.on("data", (d) => (out.stderr += d));
   return out;
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function dryRun(dir) {
