@@ -108,7 +108,10 @@ describe("codecs share a wasm codec only when their keys and options are the sam
         // A codec built afresh with the same key (a new request) opens it too.
         assert.deepEqual(new StateCodec({ key: keyOf(i), now: () => T0 }).open(token), { i, round });
         const other = codecs[(i + 17) % codecs.length];
-        assert.throws(() => other.open(token), (e) => e instanceof SealedStateError && e.reason === "mac");
+        assert.throws(
+          () => other.open(token),
+          (e) => e instanceof SealedStateError && e.reason === "mac",
+        );
       }
     }
   });
@@ -117,7 +120,10 @@ describe("codecs share a wasm codec only when their keys and options are the sam
     const base = new StateCodec({ key: KEY, now: () => T0, ttlSeconds: 600 });
     const short = new StateCodec({ key: KEY, now: () => T0, ttlSeconds: 1 });
     const later = new StateCodec({ key: KEY, now: () => T0 + 2000 });
-    assert.throws(() => later.open(short.seal(1)), (e) => e.reason === "expired");
+    assert.throws(
+      () => later.open(short.seal(1)),
+      (e) => e.reason === "expired",
+    );
     assert.equal(later.open(base.seal(1)), 1);
     const lenient = new StateCodec({ key: KEY, now: () => T0 + 2000, leewaySeconds: 5 });
     assert.equal(lenient.open(short.seal(2)), 2);
@@ -129,7 +135,10 @@ describe("codecs share a wasm codec only when their keys and options are the sam
     const a = new StateCodec({ key: [KEY, OTHER], now: () => T0 });
     const b = new StateCodec({ key: [OTHER, KEY], now: () => T0 });
     assert.equal(new StateCodec({ key: KEY, now: () => T0 }).open(a.seal(3)), 3);
-    assert.throws(() => new StateCodec({ key: KEY, now: () => T0 }).open(b.seal(3)), (e) => e.reason === "mac");
+    assert.throws(
+      () => new StateCodec({ key: KEY, now: () => T0 }).open(b.seal(3)),
+      (e) => e.reason === "mac",
+    );
   });
 
   test("a key the caller changes after construction does not change the codec (it was copied)", () => {
@@ -138,7 +147,10 @@ describe("codecs share a wasm codec only when their keys and options are the sam
     bytes.fill(0x41);
     const token = codec.seal("kept");
     assert.equal(new StateCodec({ key: KEY, now: () => T0 }).open(token), "kept");
-    assert.throws(() => new StateCodec({ key: bytes, now: () => T0 }).open(token), (e) => e.reason === "mac");
+    assert.throws(
+      () => new StateCodec({ key: bytes, now: () => T0 }).open(token),
+      (e) => e.reason === "mac",
+    );
   });
 
   test("free() retires that codec alone: another of the same key, built before or after, still works", () => {
