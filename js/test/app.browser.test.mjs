@@ -192,7 +192,7 @@ describe("mcp-sealed-state/app View <-> mcp-sealed-state/app-bridge Host over ex
     assert.deepEqual(await h.view(() => window.view.restored), kept, "the next render restores the last good state");
   });
 
-  test("the freshest token from ui/notifications/tool-result is adopted", async (t) => {
+  test("the token of the latest ui/notifications/tool-result is adopted, whatever its exp", async (t) => {
     const h = await openHost(t, "?call=tokens");
     const now = Date.now();
     const newer = await mintView({ move: 2 }, { ttlSeconds: 600, nowMs: now });
@@ -205,18 +205,24 @@ describe("mcp-sealed-state/app View <-> mcp-sealed-state/app-bridge Host over ex
     assert.equal(await h.view(() => window.view.token), newer);
     await h.host((r) => window.host.sendToolResult(r), toolResult(older, "older"));
     await h.frame.waitForFunction(() => window.view.results.length === 2);
-    assert.equal(await h.view(() => window.view.token), newer, "the later result had an older token: the View kept the newer one");
+    assert.equal(await h.view(() => window.view.token), older, "the later result wins, though its exp is earlier (arrival order, not exp)");
     await h.host((r) => window.host.sendToolResult(r), toolResult(undefined, "no token"));
     await h.host((r) => window.host.sendToolResult(r), toolResult("not-a-sealed-token", "junk"));
-    await h.frame.waitForFunction(() => window.view.results.length === 4);
+    await h.host((r) => window.host.sendToolResult(r), toolResult(newer, "newer again"));
+    await h.host((r) => window.host.sendToolResult(r), toolResult(newer, "the same token"));
+    await h.frame.waitForFunction(() => window.view.results.length === 6);
     assert.equal(await h.view(() => window.view.token), newer);
     assert.equal(await h.view(() => window.view.tokenExp), exp(newer));
     // The results reached the View with _meta intact, as CallToolResults.
     assert.equal(await h.view((k) => window.view.results[1]._meta[k], STATE_META_KEY), older);
 
-    // The View persisted the adopted token (once: the older one changed nothing).
+    // The View persisted each adopted token (the identical one changed nothing).
     const saves = await h.view(() => window.view.settleSaves());
-    assert.deepEqual(saves, [{ ok: true, value: true }]);
+    assert.deepEqual(saves, [
+      { ok: true, value: true },
+      { ok: true, value: true },
+      { ok: true, value: true },
+    ]);
     assert.deepEqual(await h.host(() => window.host.stored()), { token: newer });
     await h.reloadView();
     assert.equal(await h.view(() => window.view.token), newer, "the remounted View starts from the saved token");
