@@ -213,9 +213,7 @@ function renderCall(call, { prepend = false } = {}) {
       },
     },
   ];
-  const bridge = offerViewState
-    ? new ViewStateAppBridge(...bridgeArgs, { storage: localStorageViewState(viewStateKey(call.id)), maxBytes: DEFAULT_MAX_BYTES })
-    : new AppBridge(...bridgeArgs);
+  const bridge = offerViewState ? new ViewStateAppBridge(...bridgeArgs, { storage: localStorageViewState(viewStateKey(call.id)), maxBytes: DEFAULT_MAX_BYTES }) : new AppBridge(...bridgeArgs);
   let renders = 0;
   bridge.oninitialized = async () => {
     renders++;
@@ -224,10 +222,10 @@ function renderCall(call, { prepend = false } = {}) {
     vsNote.textContent = !offerViewState
       ? "view state: not offered by this Host (viewstate=off)"
       : !bridge.viewStateOffered
-      ? "view state: not available for this render"
-      : kept === null
-        ? `view state: none yet (max ${bridge.viewStateMaxBytes} bytes)`
-        : `view state: ${new TextEncoder().encode(JSON.stringify(kept)).length} bytes restored`;
+        ? "view state: not available for this render"
+        : kept === null
+          ? `view state: none yet (max ${bridge.viewStateMaxBytes} bytes)`
+          : `view state: ${new TextEncoder().encode(JSON.stringify(kept)).length} bytes restored`;
     // The call that opened this View, replayed on every render (no new tools/call).
     await bridge.sendToolInput({ arguments: call.arguments ?? {} });
     await bridge.sendToolResult(call.result);
