@@ -43,6 +43,9 @@ export const SET_VIEW_STATE_METHOD = "ui/set-view-state";
 /** How long a Host's view-state store call may take by default, ms, before the save is answered -32603 (a JS-only rule: the save queue is JS). */
 export const DEFAULT_STORE_TIMEOUT_MS = 5000;
 
+/** The proposal's suggested floor for a Host's maxBytes, and the size limit of the View-side stores that have no Host's maxBytes (a JS-only rule). */
+export const DEFAULT_VIEW_STATE_MAX_BYTES = 65536;
+
 /** JSON-RPC error codes of `ui/set-view-state`. */
 export const VIEW_STATE_ERROR_CODES = Object.freeze({ INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, METHOD_NOT_FOUND: -32601 });
 

@@ -98,6 +98,11 @@ fn render() -> String {
         DEFAULT_STORE_TIMEOUT_MS.to_string(),
     );
     line(
+        "The proposal's suggested floor for a Host's maxBytes, and the size limit of the View-side stores that have no Host's maxBytes (a JS-only rule).",
+        "DEFAULT_VIEW_STATE_MAX_BYTES",
+        DEFAULT_VIEW_STATE_MAX_BYTES.to_string(),
+    );
+    line(
         "JSON-RPC error codes of `ui/set-view-state`.",
         "VIEW_STATE_ERROR_CODES",
         format!(
@@ -139,6 +144,10 @@ fn render() -> String {
 /// (ViewStateSaveQueue, ViewStateAppBridge), so the core has no copy; it is
 /// rendered here so that both JS users read one value.
 const DEFAULT_STORE_TIMEOUT_MS: u32 = 5000;
+
+/// The one default size limit of view state (ViewStateAppBridge's maxBytes,
+/// and the View's "openai", "local" and "memory" stores), for both JS users.
+const DEFAULT_VIEW_STATE_MAX_BYTES: u32 = 65536;
 
 /// The prefix of a token the core mints, up to and including its first dot.
 fn token_prefix() -> String {
@@ -243,6 +252,8 @@ fn the_glue_keeps_no_copy_of_its_own() {
         format!("= {}", js(&token_prefix())),
         DEFAULT_STORE_TIMEOUT_MS.to_string(),
         "5_000".to_owned(),
+        DEFAULT_VIEW_STATE_MAX_BYTES.to_string(),
+        "64 * 1024".to_owned(),
         "10_000".to_owned(),
     ];
     // Every JS file the package ships from pkg-template (app/, app-bridge/, react/ too).

@@ -6,7 +6,7 @@
 //
 //   const bridge = new ViewStateAppBridge(client, hostInfo, hostCapabilities, options, {
 //     storage: localStorageViewState(`view-state:${toolCallId}`),   // or any { load, save }
-//     maxBytes: 65536,
+//     maxBytes: DEFAULT_MAX_BYTES,
 //   });
 //   await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
 //
@@ -30,7 +30,7 @@
 //   them), and the store is read only after the saves already received settle.
 import { AppBridge, McpUiInitializeRequestSchema } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { VIEW_STATE_ERRORS, ViewStateError, ViewStateSaveQueue } from "mcp-sealed-state/widget";
-import { DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD } from "../constants.js";
+import { DEFAULT_STORE_TIMEOUT_MS, DEFAULT_VIEW_STATE_MAX_BYTES, SET_VIEW_STATE_METHOD } from "../constants.js";
 
 // How long one `load()` or `save()` of the store may take (DEFAULT_STORE_TIMEOUT_MS,
 // the queue's own default): a slower store call counts as failed (load: no
@@ -38,7 +38,7 @@ import { DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD } from "../constants.js
 // still complete in the store, which the bridge does not count as saved.
 export { DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD } from "../constants.js";
 /** The PR's suggested floor for maxBytes. */
-export const DEFAULT_MAX_BYTES = 65536;
+export const DEFAULT_MAX_BYTES = DEFAULT_VIEW_STATE_MAX_BYTES;
 
 // The params schema of ui/set-view-state, as a Standard Schema (the SDK takes any):
 // only the presence of `state` is checked here, so that the queue's own -32602
