@@ -355,6 +355,8 @@ function renderServer() {
   $("policy").textContent = POLICIES[policy];
   $("policy").dataset.policy = policy;
   $("sandbox-origin").textContent = sandboxOrigin;
+  $("host-view-state").textContent =
+    `${offerViewState ? "ui/set-view-state offered" : "not offered (viewstate=off)"}; View frame ${viewSandbox.includes("allow-same-origin") ? "with storage (frame=storage)" : "opaque"}`;
   for (const a of document.querySelectorAll("[data-switch-policy]")) {
     const next = new URL(location.href);
     next.searchParams.set("policy", a.dataset.switchPolicy);
