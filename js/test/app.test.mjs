@@ -289,15 +289,19 @@ describe("keepFreshestToken", () => {
     const newer = await mint({ move: 2 }, { nowMs: now });
     const older = await mint({ move: 1 }, { ttlSeconds: 60, nowMs: now });
 
-    await h.bridge.sendToolResult(result(newer));
-    await h.ping();
-    assert.equal(keeper.token, newer);
     await h.bridge.sendToolResult(result(older));
+    await h.ping();
+    assert.equal(keeper.token, older);
+    await h.bridge.sendToolResult(result(newer));
     await h.bridge.sendToolResult(result(undefined));
     await h.bridge.sendToolResult(result("not-a-token"));
+    await h.bridge.sendToolResult(result(newer));
     await h.ping();
-    assert.equal(keeper.token, newer, "an older token, none, or junk: the newer one is kept");
-    assert.deepEqual(changes, [[newer, null]]);
+    assert.equal(keeper.token, newer, "none, junk or the same token again: the latest one is kept");
+    assert.deepEqual(changes, [
+      [older, null],
+      [newer, older],
+    ]);
     assert.equal(keeper.expired, false);
 
     // The server refusing the token: SEALED_STATE_INVALID_MESSAGE, or ng-mcp-ui's.
@@ -322,6 +326,57 @@ describe("keepFreshestToken", () => {
     await h.bridge.sendToolResult(result(newer));
     await h.ping();
     assert.equal(keeper.token, null, "disposed: no longer listening");
+  });
+
+  test("the latest tool result wins whatever its exp: a same-second replay or a forged far-future token cannot pin the keeper", async () => {
+    const changes = [];
+    const h = await pair({ beforeConnect: (app) => keepFreshestToken(app, { onchange: (t) => changes.push(t) }) });
+    const keeper = h.before;
+    const now = Date.now();
+    const start = await mint({ game: "start" }, { nowMs: now });
+    const move = await mint({ game: "after a move" }, { nowMs: now }); // the same second: the same exp
+    // Forged: another key, and an exp ten years out; the widget cannot tell it from a genuine token.
+    const forged = await atClock(now + 10 * 365 * 86400e3, () => createRequestStateCodec({ key: "a forger's key of at least 32 bytes!!" }).mint({ p: "v", d: { game: "forged" } }));
+
+    await h.bridge.sendToolResult(result(start)); // the render's result
+    await h.ping();
+    assert.equal(keeper.adopt(result(move)), move, "your own call's result replaces the render's");
+    await h.bridge.sendToolResult(result(start)); // the Host replays the render's result
+    await h.ping();
+    assert.equal(keeper.token, move, "a replay of the render's result does not replace your move");
+    assert.equal(keeper.offer(start), move, "nor does a token from elsewhere");
+    assert.equal(keeper.adopt(result(move)), move);
+    assert.deepEqual(changes, [start, move], "the identical token changes nothing");
+
+    assert.equal(keeper.adopt(result(forged)), forged, "a far-future token in your own call's result is kept (arrival order)");
+    const next = await mint({ game: "the next move" }, { nowMs: now });
+    assert.equal(keeper.adopt(result(next)), next, "...and the next result replaces it: no pin");
+    await h.bridge.sendToolResult(result(forged));
+    await h.ping();
+    assert.equal(keeper.token, next, "a notified far-future token does not replace your own call's");
+
+    const expired = await mint({ game: "old" }, { ttlSeconds: 60, nowMs: now - 3600e3 });
+    assert.equal(keeper.adopt(result(expired)), next, "an expired token is never kept");
+
+    keeper.reset();
+    await h.bridge.sendToolResult(result(forged));
+    await h.bridge.sendToolResult(result(start));
+    await h.ping();
+    assert.equal(keeper.token, start, "without a call of your own, notified results count in arrival order too");
+    assert.equal(keeper.offer(move), move, "and a token offered later (the restored one) replaces the replayed result");
+  });
+
+  test("expiry is judged by now(); an expired or malformed initial token is not kept", async () => {
+    const t0 = Date.parse("2030-01-01T00:00:00Z");
+    const token = await mint({ a: 1 }, { ttlSeconds: 60, nowMs: t0 });
+    let clock = t0 + 61e3;
+    const h = await pair({ beforeConnect: (app) => keepFreshestToken(app, { initial: token, now: () => clock }) });
+    assert.equal(h.before.token, null, "expired by now(): not kept");
+    clock = t0;
+    assert.equal(h.before.offer(token), token);
+    const bare = await pair({ beforeConnect: (app) => keepFreshestToken(app, { initial: "not-a-token" }) });
+    assert.equal(bare.before.token, null);
+    assert.throws(() => keepFreshestToken(h.app, { now: 5 }), TypeError);
   });
 
   test("a callback that throws reaches the caller and leaves the keeper consistent", async () => {

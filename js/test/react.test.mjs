@@ -13,7 +13,7 @@ const requireFromPackage = createRequire(resolvePackage("/react"));
 const React = requireFromPackage("react");
 const { act, create } = requireFromPackage("react-test-renderer");
 const { App } = await import("@modelcontextprotocol/ext-apps");
-const { connectWithViewState, keepFreshestToken } = await importPackage("/app");
+const { connectWithViewState, keepFreshestToken, viewStateOf } = await importPackage("/app");
 const { ViewStateAppBridge } = await importPackage("/app-bridge");
 const { DEFAULT_DEBOUNCE_MS, useSealedToken, useViewState } = await importPackage("/react");
 const { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE } = await importPackage("/widget");
@@ -75,6 +75,7 @@ describe("mcp-sealed-state/react", () => {
     assert.deepEqual(hook.current()[0], { tab: "restored" });
     assert.equal(hook.current()[2].supported, true);
     assert.equal(hook.current()[2].maxBytes, 65536);
+    assert.equal(hook.current()[2].store, "host");
 
     const saved = storage.nextSave();
     await act(async () => {
@@ -112,6 +113,7 @@ describe("mcp-sealed-state/react", () => {
     await ping();
     assert.deepEqual(hook.current()[0], { n: 5 });
     assert.equal(hook.current()[2].supported, false);
+    assert.equal(hook.current()[2].store, "memory");
     assert.deepEqual(storage.saves, []);
     await hook.unmount();
   });
@@ -128,6 +130,41 @@ describe("mcp-sealed-state/react", () => {
     assert.equal(hook.current()[2].error, null, "cleared by the next good save");
     assert.deepEqual(storage.saves, [{ small: true }]);
     await hook.unmount();
+  });
+
+  test('useViewState on the "local" store: status.store is null until the tool result decides it, earlier updates are saved then, a remount restores', async (t) => {
+    // A fake Storage as this frame's localStorage (no Host store, no window.openai).
+    const map = new Map();
+    const storage = { getItem: (k) => (map.has(k) ? map.get(k) : null), setItem: (k, v) => map.set(k, String(v)), removeItem: (k) => map.delete(k) };
+    Object.defineProperty(globalThis, "localStorage", { value: storage, configurable: true, writable: true });
+    t.after(() => delete globalThis.localStorage);
+    const renderView = async () => {
+      const { app, bridge, ping } = await connected(null, { offer: false });
+      const hook = await renderHook(() => useViewState(app, { tab: "initial" }, { debounceMs: 3_600_000 }));
+      return { app, bridge, ping, hook };
+    };
+    const first = await renderView();
+    assert.equal(first.hook.current()[2].store, null, "not decided before the tool result");
+    await act(async () => first.hook.current()[1]({ tab: "moves" }));
+    await act(async () => {
+      await first.bridge.sendToolResult({ content: [], _meta: { viewUUID: "react-view" } });
+      await first.ping();
+      await viewStateOf(first.app).then((vs) => vs.ready);
+    });
+    assert.equal(first.hook.current()[2].store, "local");
+    assert.equal(await act(() => first.hook.current()[2].flush()), true);
+    assert.equal(map.get("mcp-sealed-state/view/react-view"), '{"tab":"moves"}');
+    await first.hook.unmount();
+
+    const again = await renderView();
+    await act(async () => {
+      await again.bridge.sendToolResult({ content: [], _meta: { viewUUID: "react-view" } });
+      await again.ping();
+      await viewStateOf(again.app).then((vs) => vs.ready);
+    });
+    assert.deepEqual(again.hook.current()[0], { tab: "moves" }, "restored from localStorage");
+    assert.equal(again.hook.current()[2].store, "local");
+    await again.hook.unmount();
   });
 
   test("useSealedToken follows the freshest token of the tool results and the expired flag", async () => {

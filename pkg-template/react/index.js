@@ -8,27 +8,37 @@
 // `app` is an ext-apps App that mcp-sealed-state/app tracks: connected with
 // connectWithViewState(app), or given to trackViewState(app) before something
 // else connects it (ext-apps' useApp: `onAppCreated: trackViewState`); or the
-// ViewState itself. null/undefined (not connected yet) is allowed.
+// ViewState itself. null/undefined (not connected yet) is allowed. The hook
+// waits for the ViewState's `ready` (its store decided) before restoring.
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { ViewState, keepFreshestToken, onViewState, viewStateOf } from "mcp-sealed-state/app";
 
 /** Default debounce of useViewState saves (ms): a burst of updates sends one ui/set-view-state. */
 export const DEFAULT_DEBOUNCE_MS = 300;
 
+// The ViewState of `app` once its store is decided (`ready`), else null.
 function useResolvedViewState(app) {
-  const [viewState, setViewState] = useState(() => (app instanceof ViewState ? app : null));
+  const [viewState, setViewState] = useState(null);
   useEffect(() => {
-    if (app instanceof ViewState) {
-      setViewState(app);
-      return undefined;
-    }
     if (!app) {
       setViewState(null);
       return undefined;
     }
     let live = true;
-    const off = onViewState(app, (vs) => live && setViewState(vs));
-    Promise.resolve(viewStateOf(app)).then((vs) => live && vs && setViewState(vs));
+    let latest = null;
+    const use = (vs) => {
+      latest = vs;
+      // A later connect's ViewState wins over an earlier one that settles late.
+      vs.ready.then(() => live && latest === vs && setViewState(vs));
+    };
+    if (app instanceof ViewState) {
+      use(app);
+      return () => {
+        live = false;
+      };
+    }
+    const off = onViewState(app, (vs) => live && use(vs));
+    Promise.resolve(viewStateOf(app)).then((vs) => live && vs && latest === null && use(vs));
     return () => {
       live = false;
       off();
@@ -39,15 +49,17 @@ function useResolvedViewState(app) {
 
 /**
  * Like useState, for state that survives a remount of the View: it starts as
- * the Host's restored view state (hostContext.viewState of this render) when
- * there is one, else `initial`; every update is saved back with
- * ui/set-view-state, debounced (`debounceMs`), and a pending save is sent at
- * once on unmount. The state must be a JSON object or null. Nothing is sent to
- * a Host without the capability.
+ * the restored view state of this render's store (the Host's, ChatGPT's
+ * widgetState, or localStorage under the tool result's viewUUID: see
+ * connectWithViewState) when there is one, else `initial`; every update is
+ * saved back to that store, debounced (`debounceMs`), and a pending save is
+ * sent at once on unmount. The state must be a JSON object or null. Updates
+ * made before the store is decided are saved once it is.
  *
- * Returns [state, setState, status]: status is { supported, maxBytes,
- * restored, saving, error } (error: the ViewStateError of the last failed save,
- * cleared by the next good one).
+ * Returns [state, setState, status]: status is { store, supported, maxBytes,
+ * restored, saving, error, flush } (store: "host" | "openai" | "local" |
+ * "memory", null until decided; error: the ViewStateError of the last failed
+ * save, cleared by the next good one).
  */
 export function useViewState(app, initial = null, { debounceMs = DEFAULT_DEBOUNCE_MS } = {}) {
   const viewState = useResolvedViewState(app);
@@ -124,6 +136,7 @@ export function useViewState(app, initial = null, { debounceMs = DEFAULT_DEBOUNC
   );
 
   const status = {
+    store: viewState?.store ?? null,
     supported: viewState?.supported ?? false,
     maxBytes: viewState?.maxBytes ?? null,
     restored: viewState?.restored ?? null,
