@@ -51,7 +51,7 @@ const wrong: string = codec.open<{ board: number[] }>(token);
 // The ext-apps adapters, with their optional peer installed beside the package.
 const adapters = `
 import { App } from "@modelcontextprotocol/ext-apps";
-import { connectWithViewState, keepFreshestToken, trackViewState, ViewState, type TokenKeeper } from "mcp-sealed-state/app";
+import { connectWithViewState, keepFreshestToken, trackViewState, ViewState, VIEW_STATE_STORES, LOCAL_KEY_PREFIX, type TokenKeeper, type ViewStateStoreName } from "mcp-sealed-state/app";
 import { DEFAULT_STORE_TIMEOUT_MS, ViewStateAppBridge, localStorageViewState, type ViewStateStore } from "mcp-sealed-state/app-bridge";
 import { DEFAULT_DEBOUNCE_MS, useSealedToken, useViewState } from "mcp-sealed-state/react";
 
@@ -65,7 +65,17 @@ void connectWithViewState(app).then(async (vs) => {
   const restored: Record<string, unknown> | null = vs.restored;
   // @ts-expect-error: view state is an object or null
   void vs.save("text");
+  const same: ViewState = await vs.ready;
+  const where: "host" | "openai" | "local" | "memory" = same.store;
+  const limit: number = vs.limitBytes;
 });
+void connectWithViewState(app, { stores: ["openai", "local"] });
+void connectWithViewState(app, undefined, { stores: VIEW_STATE_STORES, timeout: 1000 });
+// @ts-expect-error: not a store
+void connectWithViewState(app, { stores: ["cookies"] });
+void trackViewState(app, { stores: ["memory"] });
+const prefix: string = LOCAL_KEY_PREFIX;
+const keeper2 = keepFreshestToken(app, { initial: null, now: () => 0 });
 const store: ViewStateStore = { load: () => null, save: async () => {} };
 const bridge = new ViewStateAppBridge(null, { name: "h", version: "1" }, {}, {}, { storage: store, maxBytes: 1024, storeTimeoutMs: DEFAULT_STORE_TIMEOUT_MS });
 const offered: boolean = bridge.viewStateOffered;
@@ -75,6 +85,7 @@ function Component() {
   const [state, setState, status] = useViewState(app, { n: 0 }, { debounceMs: DEFAULT_DEBOUNCE_MS });
   setState((prev) => ({ n: prev.n + 1 }));
   const max: number | null = status.maxBytes;
+  const where: ViewStateStoreName | null = status.store;
   const { token, expired } = useSealedToken(keeper);
   return [state.n, token, expired, max];
 }

@@ -16,32 +16,69 @@ export declare function captureInitializeResult(transport: AppTransport): {
   readonly result: unknown;
 };
 
-/** Makes every later `app.connect()` capture the raw ui/initialize result. Resolves with the ViewState once connected. */
-export declare function trackViewState(app: App): Promise<ViewState>;
+/** The View-side stores, in the order they are tried. */
+export type ViewStateStoreName = "host" | "openai" | "local" | "memory";
+/** ["host", "openai", "local", "memory"]. */
+export declare const VIEW_STATE_STORES: readonly ViewStateStoreName[];
+/** "mcp-sealed-state/view/": the "local" store keeps a view's state under this prefix + its viewUUID. */
+export declare const LOCAL_KEY_PREFIX: string;
+
+export interface ViewStateOptions {
+  /**
+   * The stores to try, in order (default VIEW_STATE_STORES); "memory" is always
+   * the last resort. An unknown name, a name twice, or an empty list is a TypeError.
+   */
+  stores?: readonly ViewStateStoreName[];
+}
+
+/** Makes every later `app.connect()` capture the raw ui/initialize result and watch for the first tool result. Resolves with the ViewState once connected. */
+export declare function trackViewState(app: App, options?: ViewStateOptions): Promise<ViewState>;
 /** The ViewState of the app's latest connect (a promise until it is connected), or null if untracked. */
 export declare function viewStateOf(app: App): Promise<ViewState> | null;
 /** Calls `listener` after every connect of the app; returns the unsubscribe function. */
 export declare function onViewState(app: App, listener: (viewState: ViewState) => void): () => void;
 
-/** Connects `app` (default: PostMessageTransport to window.parent) and reads the Host's view-state offer. */
-export declare function connectWithViewState(app: App, transport?: AppTransport, options?: Parameters<App["connect"]>[1]): Promise<ViewState>;
+type ConnectOptions = NonNullable<Parameters<App["connect"]>[1]>;
 
-/** A View's view state for one render. */
+/**
+ * Connects `app` (default: PostMessageTransport to window.parent) and picks this
+ * render's view-state store: "host" (the Host offers ui/set-view-state),
+ * "openai" (window.openai.setWidgetState), "local" (the first tool result's
+ * `_meta.viewUUID`, 1 to 128 characters, and a working localStorage), else
+ * "memory". `options.stores` restricts or reorders them; the other options go to `app.connect`.
+ */
+export declare function connectWithViewState(app: App, transport?: AppTransport, options?: ConnectOptions & ViewStateOptions): Promise<ViewState>;
+export declare function connectWithViewState(app: App, options: ConnectOptions & ViewStateOptions): Promise<ViewState>;
+
+/** A View's view state for one render, on the best store it has. */
 export declare class ViewState<T extends ViewStateValue = ViewStateValue> {
-  constructor(app: App, rawInitializeResult: unknown);
+  constructor(app: App, rawInitializeResult: unknown, options?: ViewStateOptions);
+  /**
+   * Resolves with this ViewState once `store` and `restored` are final: at once,
+   * except for "local", which waits for the first tool result (a result without
+   * a usable viewUUID, or the Host cancelling the call, settles on the next store).
+   * Never rejects. It stays pending while no tool result arrives.
+   */
+  readonly ready: Promise<this>;
+  /** Where saves go; "memory" also while a "local" store waits for the tool result. */
+  readonly store: ViewStateStoreName;
   /** The ui/initialize result as the Host sent it. */
   readonly rawInitializeResult: unknown;
-  /** Whether the Host advertised hostCapabilities.viewState for this render. */
+  /** Whether the Host advertised hostCapabilities.viewState for this render (whichever store is used). */
   readonly supported: boolean;
   /** The Host's maxBytes, or null. */
   readonly maxBytes: number | null;
-  /** hostContext.viewState of this render's ui/initialize (null: nothing saved, or not supported). */
+  /** The largest state save() takes (compact UTF-8 JSON bytes): the Host's maxBytes for "host", else 65536. */
+  readonly limitBytes: number;
+  /** This render's saved state from its store, or null (nothing saved, or not decided yet). */
   readonly restored: T | null;
-  /** The last state the Host accepted in this render, else the restored one. */
+  /** The last state the store accepted in this render, else the restored one. */
   readonly state: T | null;
   /**
-   * Resolves true once the Host stored it; false when the Host has no capability (nothing sent).
-   * Rejects with ViewStateError: -32602 never as given, -32603 not now, -32601 an old Host.
+   * Resolves true once a store that outlives the View took it; false for "memory"
+   * (and before `ready`) or when window.openai / localStorage threw.
+   * Rejects with ViewStateError: -32602 never as given (over limitBytes, not an
+   * object: nothing is stored or sent); from the Host -32603 not now, -32601 an old Host.
    */
   save(state: T | null, requestOptions?: AppRequestOptions): Promise<boolean>;
 }
@@ -51,9 +88,9 @@ export interface TokenKeeper {
   readonly token: string | null;
   /** True once a result refused the token ("expired, start over"); false again when a new token is adopted. */
   readonly expired: boolean;
-  /** Take a result of your own `app.callServerTool()`; returns the kept token. */
+  /** Take a result of your own `app.callServerTool()`: its token replaces the kept one; returns the kept token. */
   adopt(result: unknown): string | null;
-  /** Offer a token from elsewhere (e.g. the restored view state); returns the kept token. */
+  /** Offer a token from elsewhere (e.g. the restored view state): kept unless the kept one came from your own call; returns the kept token. */
   offer(token: unknown): string | null;
   /** The last refusal of a notified tool result, or null. */
   readonly error: unknown;
@@ -65,10 +102,21 @@ export interface TokenKeeper {
   dispose(): void;
 }
 
+/**
+ * Keeps the token of the View's latest tool result, never judging by the
+ * unverified `exp`: a token that is malformed, expired by `now()`, or the one
+ * kept changes nothing; your own call's result (`adopt`) replaces the kept
+ * token whatever its exp (arrival order); the Host's notified results and
+ * offered tokens replace it in arrival order too, but never a token from your
+ * own call. So neither a replay nor a forged far-future token can pin it.
+ */
 export declare function keepFreshestToken(
   app: App,
   options?: {
+    /** Kept (without callbacks) when it is an unexpired v1 token. */
     initial?: string | null;
+    /** Milliseconds, default Date.now: judges expiry. */
+    now?: () => number;
     onchange?: (token: string | null, previous: string | null) => void;
     onexpired?: (result: unknown) => void;
     /** A notified tool result the keeper refused (e.g. a token over the read limit); never thrown into the dispatch. */

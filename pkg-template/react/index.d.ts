@@ -1,12 +1,14 @@
 // mcp-sealed-state/react: useViewState and useSealedToken (React and
 // @modelcontextprotocol/ext-apps are optional peer dependencies).
 import type { App } from "@modelcontextprotocol/ext-apps";
-import type { TokenKeeper, ViewState, ViewStateValue } from "mcp-sealed-state/app";
+import type { TokenKeeper, ViewState, ViewStateStoreName, ViewStateValue } from "mcp-sealed-state/app";
 
 /** 300 ms. */
 export declare const DEFAULT_DEBOUNCE_MS: number;
 
 export interface ViewStateStatus {
+  /** Where saves go ("host" | "openai" | "local" | "memory"); null until the store is decided. */
+  readonly store: ViewStateStoreName | null;
   readonly supported: boolean;
   readonly maxBytes: number | null;
   readonly restored: ViewStateValue;
@@ -17,7 +19,7 @@ export interface ViewStateStatus {
   flush(): Promise<boolean>;
 }
 
-/** Like useState, restored from the Host's view state and saved back (debounced). */
+/** Like useState, restored from this render's view-state store and saved back to it (debounced). */
 export declare function useViewState<T extends ViewStateValue>(
   app: App | ViewState | null | undefined,
   initial: T | (() => T),
