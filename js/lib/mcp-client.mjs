@@ -32,6 +32,13 @@ export function tokenOf(result) {
 }
 
 /** The text content of a tool result, joined by newlines. */
+/** A result's `_meta.viewUUID`, asserted to be a random (v4) UUID string. */
+export function viewUUIDOf(result) {
+  const id = result?._meta?.viewUUID;
+  assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, `no viewUUID in ${JSON.stringify(result?._meta)}`);
+  return id;
+}
+
 export const textOf = (result) => result.content.map((c) => c.text).join("\n");
 
 /** The demo's `start` tool: a new game. */

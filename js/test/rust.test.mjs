@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
-import { assertRefused, connectClient, move, start, tamper, textOf, tokenOf } from "../lib/mcp-client.mjs";
+import { assertRefused, connectClient, move, start, tamper, textOf, tokenOf, viewUUIDOf } from "../lib/mcp-client.mjs";
 import * as sdk from "@modelcontextprotocol/server";
 import { ROOT, importPackage } from "./support.mjs";
 import { buildWorker, startServer } from "../lib/miniflare.mjs";
@@ -221,11 +221,16 @@ for (const { era, options, version } of ERAS) {
       const w = await connect(servers.workerd, { user: "alice", options });
       try {
         let [r, x] = await Promise.all([start(rust.client), start(w.client)]);
+        const viewUUIDs = new Set();
         const same = (a, b) => {
           assert.equal(a.isError, b.isError);
           assert.deepEqual(a.content, b.content);
           assert.deepEqual(a.structuredContent, b.structuredContent);
           assert.deepEqual(readTokenUnverified(tokenOf(a)).payload, readTokenUnverified(tokenOf(b)).payload);
+          // Both put a fresh viewUUID beside the token.
+          assert.notEqual(viewUUIDOf(a), viewUUIDOf(b));
+          assert.ok(!viewUUIDs.has(viewUUIDOf(a)), "a fresh viewUUID per result");
+          viewUUIDs.add(viewUUIDOf(a));
         };
         same(r, x);
         const seen = readTokenUnverified(tokenOf(r));

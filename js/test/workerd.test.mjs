@@ -12,7 +12,7 @@
 // 2026-07-28 pin (per-request envelope).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { assertRefused, connectClient, move, start, tamper, textOf, tokenOf } from "../lib/mcp-client.mjs";
+import { assertRefused, connectClient, move, start, tamper, textOf, tokenOf, viewUUIDOf } from "../lib/mcp-client.mjs";
 import { importPackage } from "./support.mjs";
 import { buildWorker, startServer } from "../lib/miniflare.mjs";
 
@@ -139,6 +139,8 @@ for (const { era, options, version } of ERAS) {
         assert.equal(m2.structuredContent.turn, 3);
         assert.deepEqual(readTokenUnverified(tokenOf(m2)).payload, { board: "O.O.X...X", turn: 3 });
         assert.match(textOf(m2), /You played 8; I played 2\./);
+        // Each result carries a fresh viewUUID beside the token, for a View's per-result UI state.
+        assert.equal(new Set([s, m1, m2].map(viewUUIDOf)).size, 3);
 
         // A rule error is an ordinary tool error, distinguishable from a bad token.
         const taken = await move(client, tokenOf(m2), 4);

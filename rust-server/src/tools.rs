@@ -24,6 +24,8 @@ use crate::game::{self, Game, LastMove};
 /// The header whose value tokens are bound to (a demo, not authentication).
 pub const PRINCIPAL_HEADER: &str = "X-Demo-User";
 pub const DEFAULT_PRINCIPAL: &str = "anonymous";
+/// The tool result `_meta` key of the per-result id a View keys its local UI state by.
+pub const VIEW_UUID_META_KEY: &str = "viewUUID";
 pub const SERVER_NAME: &str = "mcp-sealed-state-tic-tac-toe";
 /// MCP Apps' MIME type for a View resource.
 pub const VIEW_MIME_TYPE: &str = "text/html;profile=mcp-app";
@@ -107,6 +109,11 @@ impl TicTacToe {
         result.structured_content = Some(game::public_view(game, last));
         let mut meta = JsonObject::new();
         meta.insert(STATE_META_KEY.into(), Value::String(token));
+        // A fresh id per result lets a View keep its UI state per rendered result (ext-apps' pattern).
+        meta.insert(
+            VIEW_UUID_META_KEY.into(),
+            Value::String(uuid::Uuid::new_v4().to_string()),
+        );
         result.meta = Some(MetaObject(meta));
         result
     }

@@ -47,6 +47,8 @@ const BOARD_AFTER = "XOX.O.OX.";
 const WASM_REFUSED = /WebAssembly.*(violates|Content Security Policy)|Content Security Policy.*WebAssembly|wasm-unsafe-eval/i;
 const POLICIES = ["wasm", "spec"];
 const BACKEND = { wasm: "wasm", spec: "js" };
+// Where mcp-sealed-state/app's "local" store keeps a View's state: this prefix and the tool result's viewUUID.
+const LOCAL_KEY_PREFIX = "mcp-sealed-state/view/";
 
 let web;
 let sandbox;
@@ -109,11 +111,13 @@ function watchToolCalls(page) {
 
 /**
  * A fresh context (own localStorage) with the Host page on `endpoints` (or at
- * a given Host page URL), its Views under `policy`. Fails the test on page
+ * a given Host page URL), its Views under `policy`. `viewState: "off"`: the
+ * Host offers no ui/set-view-state; `frame: "storage"`: the View's frame has
+ * the sandbox origin's storage (allow-same-origin). Fails the test on page
  * errors, console errors (in any frame; under the "spec" policy, bar the
  * refusal of WebAssembly) and failed or refused requests.
  */
-async function openHost(t, endpoints, { policy = "wasm" } = {}) {
+async function openHost(t, endpoints, { policy = "wasm", viewState = "host", frame = "opaque" } = {}) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   // In every document, the View's srcdoc one included: each CSP violation, from the start.
   await ctx.addInitScript(() => {
@@ -127,11 +131,21 @@ async function openHost(t, endpoints, { policy = "wasm" } = {}) {
   page.on("response", (r) => new URL(r.url()).pathname === "/sandbox.html" && proxies.push(r));
   const list = () => endpoints.map((s) => s.mcpUrl.href).join(",");
   const sandboxOrigin = new URL(sandbox.url).origin;
-  await page.goto(typeof endpoints === "string" ? endpoints : `${web.url}www/host.html?servers=${list()}&user=${USER}&sandbox=${sandboxOrigin}&policy=${policy}`);
+  const options = `${viewState === "off" ? "&viewstate=off" : ""}${frame === "storage" ? "&frame=storage" : ""}`;
+  await page.goto(typeof endpoints === "string" ? endpoints : `${web.url}www/host.html?servers=${list()}&user=${USER}&sandbox=${sandboxOrigin}&policy=${policy}${options}`);
   await page.waitForSelector("html[data-ready=true]");
   await page.waitForSelector("#conn-status[data-status=connected]");
   // The sandbox proxy (outer iframe, second origin), and the View inside it (srcdoc).
   const view = page.frameLocator(".call iframe").first().frameLocator("iframe");
+  const callIds = () => page.evaluate(() => window.demoHost.calls().map((c) => c.id)); // newest first
+  const proxyOf = async (callId) => (await page.locator(`.call[data-call-id="${callId ?? (await callIds())[0]}"] iframe`).elementHandle()).contentFrame();
+  /** The sandbox origin's localStorage key of a call's View (the "local" store): the prefix and its result's viewUUID. */
+  const localKey = async (callId) => {
+    const calls = await page.evaluate(() => window.demoHost.calls());
+    const call = callId ? calls.find((c) => c.id === callId) : calls[0];
+    assert.equal(typeof call?.result?._meta?.viewUUID, "string", "the server put a viewUUID into the result");
+    return LOCAL_KEY_PREFIX + call.result._meta.viewUUID;
+  };
   return {
     page,
     view,
@@ -145,7 +159,19 @@ async function openHost(t, endpoints, { policy = "wasm" } = {}) {
       await view.locator("body[data-phase=playing][data-busy=false]").waitFor();
       await page.waitForSelector(".call[data-ready=true]");
     },
+    callIds,
+    proxyOf,
+    localKey,
+    /** The View of a call (the newest by default). */
+    viewOf: (callId) => (callId ? page.frameLocator(`.call[data-call-id="${callId}"] iframe`).frameLocator("iframe") : view),
     token: () => view.locator("#token").getAttribute("data-token"),
+    tab: () => view.locator("body").getAttribute("data-tab"),
+    store: () => view.locator("body").getAttribute("data-store"),
+    /** The state a call's View saved in the sandbox origin's localStorage (the "local" store), or null. */
+    async localState(callId) {
+      const [proxy, key] = await Promise.all([proxyOf(callId), localKey(callId)]);
+      return proxy.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? "null"), key);
+    },
     board: () => view.locator(".cell").evaluateAll((cells) => cells.map((c) => c.dataset.mark).join("")),
     /** Click a cell and wait for the View to settle and its view state to hold the token it shows. */
     async move(cell) {
@@ -153,14 +179,20 @@ async function openHost(t, endpoints, { policy = "wasm" } = {}) {
       await view.locator(`.cell[data-cell="${cell}"]:not(:disabled)`).click();
       await view.locator("body[data-busy=false]").waitFor();
       const after = await this.token();
-      if (after !== before) await this.waitSaved(after);
+      if (after !== before) await this.waitSaved({ token: after });
     },
-    /** Wait until the Host's storage for the (only) call holds `token`. */
-    async waitSaved(token) {
-      await page.waitForFunction((tok) => {
-        const key = Object.keys(localStorage).find((k) => k.includes(":view-state:"));
-        return key !== undefined && JSON.parse(localStorage.getItem(key)).token === tok;
-      }, token);
+    /**
+     * Wait until the View's store for the newest call holds these fields:
+     * the Host's storage (store "host"), or the sandbox origin's localStorage (store "local", viewState "off").
+     */
+    async waitSaved(fields) {
+      const holds = ([key, want]) => {
+        const k = key ?? Object.keys(localStorage).find((name) => name.includes(":view-state:"));
+        const state = k === undefined ? null : JSON.parse(localStorage.getItem(k) ?? "null");
+        return state !== null && Object.entries(want).every(([name, value]) => state[name] === value);
+      };
+      if (viewState === "off") await (await proxyOf()).waitForFunction(holds, [await localKey(), fields]);
+      else await page.waitForFunction(holds, [null, fields]);
     },
   };
 }
@@ -267,6 +299,16 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
       assert.match(token, /^v1\.[\w-]+\.[\w-]{43}$/);
       assert.match(await h.view.locator("#payload").textContent(), /"board": "XOX\.O\.OX\."/);
       assert.match(await h.view.locator("#expires").textContent(), /^expires in \d+ s$/);
+      // The View's store: the Host's ui/set-view-state, shown beside the backend and reported to the Host.
+      assert.equal(await h.store(), "host");
+      assert.match(await h.view.locator("#store").textContent(), /^host /);
+      await h.page.waitForSelector(".call[data-store=host]");
+      // A piece of UI state a person sees survive: the selected details tab.
+      assert.equal(await h.tab(), "payload");
+      await h.view.locator('[role=tab][data-tab="claims"]').click();
+      await h.view.locator("#panel-claims").waitFor();
+      assert.equal(await h.view.locator("#panel-payload").isHidden(), true);
+      await h.waitSaved({ tab: "claims", token });
       await screenshot(h.page, `game-${policy}.png`);
 
       await h.page.reload();
@@ -276,6 +318,9 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
       assert.equal(await h.board(), BOARD_AFTER, "the board came back");
       assert.equal(await h.token(), token, "the token came back (from view state, not from the replayed start result)");
       assert.match(await h.view.locator("#vs-status").textContent(), /restored/);
+      assert.equal(await h.tab(), "claims", "the selected tab came back");
+      assert.equal(await h.view.locator("#panel-claims").isVisible(), true);
+      assert.equal(await h.view.locator('[role=tab][data-tab="claims"]').getAttribute("aria-selected"), "true");
       assert.equal(h.starts(), 1, "no new start after the reload");
       await assertServedAsHostsServeIt(h);
 
@@ -286,6 +331,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
       await h.view.locator("body[data-phase=playing]").waitFor();
       assert.equal(await h.board(), BOARD_AFTER, "the board came back after a reload of the View alone");
       assert.equal(await h.token(), token);
+      assert.equal(await h.tab(), "claims", "and the tab");
       assert.equal(h.proxies.length, proxiesBefore + 1, "the proxy page was loaded again");
       assert.equal(h.starts(), 1);
       await assertServedAsHostsServeIt(h);
@@ -318,6 +364,83 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
       assert.equal(JSON.parse(await page.locator("#verified-payload").textContent()).board, await h.board());
     });
   }
+
+  test("per-view storage: no ui/set-view-state, the View's frame has storage: tab and game kept under the result's viewUUID; the same result rendered again restores them, another result starts fresh; a state over the limit is refused and nothing is stored", async (t) => {
+    const h = await openHost(t, [servers.a], { viewState: "off", frame: "storage" });
+    await h.newGame();
+    await assertServedAsHostsServeIt(h);
+    const [first] = await h.callIds();
+    // The frame: the sandbox origin (allow-same-origin), not opaque; the Host offers no view state.
+    const proxy = await h.proxyOf(first);
+    assert.equal(await proxy.locator("iframe").getAttribute("sandbox"), "allow-scripts allow-same-origin");
+    assert.equal(await h.view.locator("body").evaluate(() => window.origin), new URL(sandbox.url).origin);
+    assert.match(await h.page.locator(".call .call-vs").textContent(), /not offered/);
+    assert.equal(await h.store(), "local");
+    assert.match(await h.view.locator("#store").textContent(), /^local /);
+    await h.page.waitForSelector(".call[data-store=local]");
+    assert.equal(await h.view.locator("body").evaluate(() => window.gameView.ui.viewState.restored), null, "a new result: nothing saved yet");
+
+    await h.view.locator('[role=tab][data-tab="raw"]').click();
+    for (const cell of MOVES) await h.move(cell);
+    const token = await h.token();
+    await h.waitSaved({ tab: "raw", token });
+    const saved = await h.localState(first);
+    assert.deepEqual(saved, { token, expired: false, tab: "raw" });
+    assert.deepEqual(await h.page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":view-state:"))), [], "nothing in the Host's storage");
+    await screenshot(h.page, "game-local.png");
+
+    // The same result rendered again (the View alone, then the whole page): the tab and the game come back.
+    await h.page.locator(".call .call-reload").click();
+    await h.page.waitForSelector('.call[data-renders="2"][data-ready=true]');
+    await h.view.locator("body[data-phase=playing]").waitFor();
+    for (const step of ["View reloaded", "page reloaded"]) {
+      assert.equal(await h.store(), "local", step);
+      assert.equal(await h.tab(), "raw", step);
+      assert.equal(await h.view.locator("#panel-raw").isVisible(), true, step);
+      assert.equal(await h.board(), BOARD_AFTER, step);
+      assert.equal(await h.token(), token, step);
+      assert.match(await h.view.locator("#vs-status").textContent(), /restored/, step);
+      if (step === "View reloaded") {
+        await h.page.reload();
+        await h.page.waitForSelector("html[data-ready=true]");
+        await h.page.waitForSelector(".call[data-ready=true]");
+        await h.view.locator("body[data-phase=playing]").waitFor();
+      }
+    }
+    assert.equal(h.starts(), 1, "no new start");
+
+    // Another result (a new game, a new viewUUID) starts fresh, and leaves the first one's state alone.
+    await h.newGame();
+    const [second] = await h.callIds();
+    assert.notEqual(second, first);
+    assert.notEqual(await h.localKey(second), await h.localKey(first));
+    assert.equal(await h.view.locator("body").evaluate(() => window.gameView.ui.viewState.restored), null);
+    assert.equal(await h.store(), "local");
+    assert.equal(await h.tab(), "payload");
+    assert.equal(await h.board(), ".........");
+    await h.waitSaved({ tab: "payload", token: await h.token() });
+    assert.deepEqual(await h.localState(first), saved);
+
+    // A state over the limit (64 KiB without a Host's maxBytes) is refused, and the store keeps what it had.
+    const firstView = h.viewOf(first);
+    const refused = await firstView.locator("body").evaluate(async () => {
+      try {
+        return { saved: await window.gameView.ui.viewState.save({ pad: "x".repeat(70_000) }) };
+      } catch (e) {
+        return { name: e.name, code: e.code };
+      }
+    });
+    assert.deepEqual(refused, { name: "ViewStateError", code: -32602 });
+    assert.deepEqual(await h.localState(first), saved, "nothing stored");
+    const keys = await (await h.proxyOf(first)).evaluate(() => Object.keys(localStorage).sort());
+    assert.deepEqual(keys, [await h.localKey(first), await h.localKey(second)].sort(), "only the two Views' states");
+    // And that View keeps playing.
+    const free = BOARD_AFTER.indexOf(".");
+    await firstView.locator(`.cell[data-cell="${free}"]:not(:disabled)`).click();
+    await firstView.locator(`.cell[data-cell="${free}"][data-mark="X"]`).waitFor();
+    await firstView.locator("body[data-busy=false]").waitFor();
+    assert.equal(h.starts(), 2);
+  });
 
   test("a tampered stored token: the View shows what it claims, the server refuses it: expired, start over", async (t) => {
     const h = await openHost(t, [servers.a]);

@@ -8,7 +8,8 @@
 // sandbox proxy on a second port, the inner frame without allow-same-origin)
 // under `default-src 'none'; connect-src 'none'; script-src 'unsafe-inline'`:
 // no WebAssembly, no network, and localStorage throws. So the widget must
-// report backend "js", and nothing may break: no page error, no console error, no refused request, no error shown.
+// report backend "js" and the View's state store "memory", and nothing may
+// break: no page error, no console error, no refused request, no error shown.
 //
 // Needs what demo.test.mjs needs: `npm --prefix js run build && node js/pack.mjs
 // && node www/game/build.mjs && cargo build --manifest-path rust-server/Cargo.toml`. Screenshots go to www/artifacts/ (git-ignored).
@@ -70,7 +71,7 @@ async function screenshot(page, name) {
 
 describe("the demo in the MCP Inspector 2.12 (web UI, Chromium)", () => {
   for (const name of ["workerd", "rust"]) {
-    test(`${name} server: connect over Streamable HTTP, open \`start\` as an App, play a move through the server: backend "js", no error`, async (t) => {
+    test(`${name} server: connect over Streamable HTTP, open \`start\` as an App, play a move through the server: backend "js", store "memory", no error`, async (t) => {
       const server = servers[name];
       const inspector = await startInspector({ serverUrl: server.mcpUrl, onLog: () => {} });
       t.after(() => inspector.dispose());
@@ -130,6 +131,15 @@ describe("the demo in the MCP Inspector 2.12 (web UI, Chromium)", () => {
       await view.locator("body[data-backend=js]").waitFor();
       assert.match(await view.locator("#backend").textContent(), /^js /);
       await page.getByText('{"backend":"js"}').first().waitFor();
+
+      // The View's state store (mcp-sealed-state/app): an opaque origin has no
+      // localStorage, the Inspector offers no ui/set-view-state and is not
+      // ChatGPT, so only memory is left, even with the result's viewUUID; the
+      // View says so, in its page and to the Inspector.
+      await view.locator("body[data-store]").waitFor();
+      assert.equal(await view.locator("body").getAttribute("data-store"), "memory");
+      assert.match(await view.locator("#store").textContent(), /^memory /);
+      await page.getByText('{"store":"memory"}').first().waitFor();
 
       // A move: the View calls `move` through the Inspector, the server answers with its O.
       const before = await view.locator("#token").getAttribute("data-token");

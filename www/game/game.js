@@ -1,7 +1,10 @@
 // The tic-tac-toe View (an MCP App in a sandboxed iframe). It has no key: it
 // reads the sealed token only to DISPLAY what it claims, echoes it back as the
-// `state` argument of `move`, keeps the freshest one (adoptToken) and saves it
-// in view state (ui/set-view-state) so that a reloaded View keeps playing.
+// `state` argument of `move`, keeps the freshest one (adoptToken) and saves it,
+// with its UI state (the selected tab), in the best view-state store this
+// render has (connectWithViewState: "host", "openai", "local" per viewUUID, or
+// "memory"), so that a re-rendered View keeps playing on the same tab. It
+// shows that store beside its backend.
 //
 // Where the board comes from: the token's (unverified) payload, not the last
 // structuredContent, because after a reload the Host replays only the result of
@@ -35,11 +38,19 @@ const ui = {
   busy: false, // a tool call is in flight
   message: null, // a game error (occupied cell, ...), not a token problem
   lastMove: null, // { player, computer } of the latest result of this render
-  viewState: null, // ViewState of connectWithViewState, once connected
+  viewState: null, // ViewState of connectWithViewState, once its store is settled
+  tab: "payload", // the selected details tab: the UI state a person sees survive a re-render
   saveNote: "—",
 };
 
 const tokenResult = (token) => ({ _meta: { [STATE_META_KEY]: token } });
+const TABS = ["payload", "claims", "raw"];
+const STORES = {
+  host: "host (ui/set-view-state)",
+  openai: "openai (window.openai widget state)",
+  local: "local (this frame's localStorage, per viewUUID)",
+  memory: "memory (nothing outlives this View)",
+};
 
 function claims() {
   if (!ui.token) return null;
@@ -67,17 +78,20 @@ function statusOf(board) {
 async function persist() {
   const vs = ui.viewState;
   if (!vs) return;
-  if (!vs.supported) {
-    ui.saveNote = "not offered by this Host";
-    return renderMeta();
-  }
   try {
-    await vs.save({ token: ui.token, expired: ui.expired });
-    ui.saveNote = `saved (${new Date().toLocaleTimeString()})`;
+    const kept = await vs.save({ token: ui.token, expired: ui.expired, tab: ui.tab });
+    ui.saveNote = kept ? `saved (${new Date().toLocaleTimeString()})` : "kept in this View only";
   } catch (e) {
     ui.saveNote = `not saved: ${e.message} (${e.code ?? "?"})`;
   }
   renderMeta();
+}
+
+function selectTab(tab) {
+  if (!TABS.includes(tab) || tab === ui.tab) return;
+  ui.tab = tab;
+  renderTabs();
+  persist();
 }
 
 // ------------------------------------------------------------------ results
@@ -175,6 +189,7 @@ function render() {
     btn.disabled = phase !== "playing" || ui.busy || mark !== ".";
   });
 
+  renderTabs();
   $("expired-banner").hidden = !ui.expired;
   $("play-again").hidden = phase !== "over";
   $("game-message").hidden = !ui.message;
@@ -195,6 +210,22 @@ function renderMeta(c = claims()) {
   t.textContent = ui.token ?? "";
   t.dataset.token = ui.token ?? "";
   $("token-size").textContent = ui.token ? `(${ui.token.length} chars)` : "";
+}
+
+function renderTabs() {
+  document.body.dataset.tab = ui.tab;
+  for (const button of document.querySelectorAll("[role=tab]")) {
+    const selected = button.dataset.tab === ui.tab;
+    button.setAttribute("aria-selected", String(selected));
+    button.tabIndex = selected ? 0 : -1;
+  }
+  for (const panel of document.querySelectorAll("[role=tabpanel]")) panel.hidden = panel.dataset.panel !== ui.tab;
+}
+
+function renderStore() {
+  const store = ui.viewState?.store;
+  $("store").textContent = STORES[store] ?? "…";
+  if (store) document.body.dataset.store = store;
 }
 
 function renderClock() {
@@ -223,6 +254,7 @@ function renderClock() {
   }
 }
 
+for (const button of document.querySelectorAll("[role=tab]")) button.addEventListener("click", () => selectTab(button.dataset.tab));
 $("start-over").addEventListener("click", () => call("start", {}));
 $("play-again").addEventListener("click", () => call("start", {}));
 setInterval(renderClock, 250);
@@ -230,17 +262,27 @@ setInterval(renderClock, 250);
 // ------------------------------------------------------------------ connect
 const app = new App({ name: "mcp-sealed-state tic-tac-toe", version: "0.1.0" }, {}, { autoResize: true });
 // Register before connect. The Host's tool-result may arrive before connect()
-// resolves in our code, so it waits for the restored view state.
-let connected;
-const ready = new Promise((r) => (connected = r));
+// resolves in our code, so it waits for the store and the restored view state
+// (for "local" those are settled by that very result, which carries the viewUUID).
+let settled;
+const ready = new Promise((r) => (settled = r));
 app.ontoolresult = (params) => ready.then(() => onHostResult(params));
 app.ontoolinput = () => {};
 
-ui.viewState = await connectWithViewState(app);
-ui.saveNote = ui.viewState.supported ? (ui.viewState.restored ? `restored (max ${ui.viewState.maxBytes} bytes)` : `offered (max ${ui.viewState.maxBytes} bytes)`) : "not offered by this Host";
-connected();
-render();
 window.gameView = { ui, app }; // for tests and the curious
+render();
+const viewState = await connectWithViewState(app);
+await viewState.ready;
+ui.viewState = viewState;
+const restored = viewState.restored;
+if (TABS.includes(restored?.tab)) ui.tab = restored.tab;
+const limit = viewState.maxBytes === null ? "" : ` (max ${viewState.maxBytes} bytes)`;
+ui.saveNote = viewState.store === "memory" ? "kept in this View only" : `${restored ? "restored" : "nothing saved yet"}${limit}`;
+settled();
+renderStore();
+render();
+// Tell the Host too (it shows it beside the View); a Host without logging drops it.
+app.sendLog({ level: "info", logger: "mcp-sealed-state", data: { store: viewState.store } }).catch(() => {});
 
 // Which implementation of the widget serves this page: "wasm", or "js" where
 // the page's CSP refuses WebAssembly. Settled once loading has.

@@ -21,9 +21,13 @@
 // X-Demo-User principal the server binds tokens to; default "demo-user"),
 // sandbox (the sandbox proxy's origin; default this page's port + 1), policy
 // ("wasm": the declared origins plus 'wasm-unsafe-eval', the default; "spec":
-// the MCP Apps spec's default policy, which refuses WebAssembly).
+// the MCP Apps spec's default policy, which refuses WebAssembly), viewstate
+// ("host": ui/set-view-state offered, the default; "off": a plain AppBridge, as
+// the shipping hosts have), frame ("opaque": the View without allow-same-origin,
+// the default; "storage": with it, so the View has the sandbox origin's storage,
+// as on a host that keeps per-view state in the frame).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { DEFAULT_MAX_BYTES, ViewStateAppBridge, localStorageViewState } from "mcp-sealed-state/app-bridge";
 import { adoptToken, STATE_META_KEY } from "mcp-sealed-state/widget";
 
@@ -44,11 +48,13 @@ const servers = (qs.get("servers") ?? "")
   .map((s) => new URL(s, location.href));
 const user = (qs.get("user") ?? "").trim() || "demo-user";
 const policy = Object.hasOwn(POLICIES, qs.get("policy") ?? "") ? qs.get("policy") : "wasm";
+const offerViewState = qs.get("viewstate") !== "off";
+const viewSandbox = qs.get("frame") === "storage" ? "allow-scripts allow-same-origin" : "allow-scripts";
 const sandboxOrigin = new URL(qs.get("sandbox") || `${location.protocol}//${location.hostname}:${Number(location.port) + 1}`).origin;
 
 // Counters for tests and for the curious: tool calls this page load made, by name.
 const stats = { toolCalls: {}, requests: 0 };
-window.demoHost = { stats, servers: servers.map(String), user, policy, sandboxOrigin, calls: () => loadCalls(), views: new Map() };
+window.demoHost = { stats, servers: servers.map(String), user, policy, offerViewState, viewSandbox, sandboxOrigin, calls: () => loadCalls(), views: new Map() };
 
 // ------------------------------------------------------------------ persistence
 function loadCalls() {
@@ -180,6 +186,7 @@ function renderCall(call, { prepend = false } = {}) {
   const vsNote = node.querySelector(".call-vs");
   const lastNote = node.querySelector(".call-last");
   const backendNote = node.querySelector(".call-backend");
+  const storeNote = node.querySelector(".call-store");
 
   let latestToken = call.latestToken ?? tokenOf(call.result);
   const showToken = () => {
@@ -193,7 +200,7 @@ function renderCall(call, { prepend = false } = {}) {
   $("no-calls").hidden = true;
 
   const tool = tools.find((t) => t.name === call.tool);
-  const bridge = new ViewStateAppBridge(
+  const bridgeArgs = [
     null, // the Host forwards tools/call itself (below), so it sees every result
     { ...HOST_INFO },
     { serverTools: {}, logging: {} },
@@ -205,18 +212,20 @@ function renderCall(call, { prepend = false } = {}) {
         ...(tool && { toolInfo: { id: call.id, tool } }),
       },
     },
-    { storage: localStorageViewState(viewStateKey(call.id)), maxBytes: DEFAULT_MAX_BYTES },
-  );
+  ];
+  const bridge = offerViewState ? new ViewStateAppBridge(...bridgeArgs, { storage: localStorageViewState(viewStateKey(call.id)), maxBytes: DEFAULT_MAX_BYTES }) : new AppBridge(...bridgeArgs);
   let renders = 0;
   bridge.oninitialized = async () => {
     renders++;
     node.dataset.renders = String(renders);
     const kept = bridge.viewState;
-    vsNote.textContent = !bridge.viewStateOffered
-      ? "view state: not available for this render"
-      : kept === null
-        ? `view state: none yet (max ${bridge.viewStateMaxBytes} bytes)`
-        : `view state: ${new TextEncoder().encode(JSON.stringify(kept)).length} bytes restored`;
+    vsNote.textContent = !offerViewState
+      ? "view state: not offered by this Host (viewstate=off)"
+      : !bridge.viewStateOffered
+        ? "view state: not available for this render"
+        : kept === null
+          ? `view state: none yet (max ${bridge.viewStateMaxBytes} bytes)`
+          : `view state: ${new TextEncoder().encode(JSON.stringify(kept)).length} bytes restored`;
     // The call that opened this View, replayed on every render (no new tools/call).
     await bridge.sendToolInput({ arguments: call.arguments ?? {} });
     await bridge.sendToolResult(call.result);
@@ -238,10 +247,14 @@ function renderCall(call, { prepend = false } = {}) {
     if (typeof height === "number" && height > 0) iframe.style.height = `${Math.ceil(height)}px`;
   };
   bridge.onloggingmessage = ({ level, data }) => {
-    // The View reports which backend of mcp-sealed-state/widget serves it.
+    // The View reports which backend of mcp-sealed-state/widget serves it, and which store keeps its state.
     if (data?.backend === "wasm" || data?.backend === "js") {
       backendNote.textContent = `widget backend: ${data.backend}`;
       node.dataset.backend = data.backend;
+    }
+    if (["host", "openai", "local", "memory"].includes(data?.store)) {
+      storeNote.textContent = `view store: ${data.store}`;
+      node.dataset.store = data.store;
     }
     console.debug(`[view ${call.id.slice(0, 8)}] ${level}:`, data);
   };
@@ -256,7 +269,7 @@ function renderCall(call, { prepend = false } = {}) {
 
   // Each load of the proxy announces itself; it then gets the View's HTML.
   let resource = null;
-  bridge.onsandboxready = () => bridge.sendSandboxResourceReady({ html: resource.html, sandbox: "allow-scripts" });
+  bridge.onsandboxready = () => bridge.sendSandboxResourceReady({ html: resource.html, sandbox: viewSandbox });
 
   // Connect to the iframe's WindowProxy before it navigates; it stays the same
   // object across reloads of the iframe, each of which is a new render.
@@ -342,6 +355,8 @@ function renderServer() {
   $("policy").textContent = POLICIES[policy];
   $("policy").dataset.policy = policy;
   $("sandbox-origin").textContent = sandboxOrigin;
+  $("host-view-state").textContent =
+    `${offerViewState ? "ui/set-view-state offered" : "not offered (viewstate=off)"}; View frame ${viewSandbox.includes("allow-same-origin") ? "with storage (frame=storage)" : "opaque"}`;
   for (const a of document.querySelectorAll("[data-switch-policy]")) {
     const next = new URL(location.href);
     next.searchParams.set("policy", a.dataset.switchPolicy);

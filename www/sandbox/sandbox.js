@@ -14,8 +14,10 @@
   "use strict";
   const READY = "ui/notifications/sandbox-proxy-ready";
   const RESOURCE = "ui/notifications/sandbox-resource-ready";
-  // The View gets scripts, nothing else: no same-origin (an opaque origin, so
-  // not even this proxy's storage), no forms, no popups, no top navigation.
+  // By default the View gets scripts, nothing else: no same-origin (an opaque
+  // origin, so not even this proxy's storage), no forms, no popups, no top
+  // navigation. The Host may send another sandbox (the demo Host's
+  // frame=storage adds allow-same-origin, so the View has this origin's storage).
   const VIEW_SANDBOX = "allow-scripts";
 
   if (window.parent === window) throw new Error("the sandbox proxy only runs inside a Host's iframe");

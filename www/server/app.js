@@ -34,6 +34,8 @@ import { STATE_META_KEY, SealedStateError, StateCodec } from "mcp-sealed-state";
 import { GameError, describe, isGame, newGame, play, publicView } from "./game.js";
 
 export { STATE_META_KEY };
+/** The tool result `_meta` key of the per-result id a View keys its local UI state by (ext-apps' "Persisting view state"). */
+export const VIEW_UUID_META_KEY = "viewUUID";
 export const MCP_PATH = "/mcp";
 export const HEALTH_PATH = "/health";
 export const PRINCIPAL_HEADER = "X-Demo-User";
@@ -133,8 +135,9 @@ export function buildDemoServer({ codec, principal, toolMeta, extend, onRefused,
   const result = (game, lastMove) => ({
     content: [{ type: "text", text: describe(game, { lastMove }) }],
     structuredContent: publicView(game, { lastMove }),
-    // Not model-visible: the widget adopts it and echoes it back as `state`.
-    _meta: { [STATE_META_KEY]: codec.seal(game, { bind: principal }) },
+    // Not model-visible: the widget adopts the token and echoes it back as `state`;
+    // a fresh viewUUID per result lets a View keep its UI state per rendered result (ext-apps' pattern).
+    _meta: { [STATE_META_KEY]: codec.seal(game, { bind: principal }), [VIEW_UUID_META_KEY]: crypto.randomUUID() },
   });
 
   server.registerTool(
