@@ -8,7 +8,7 @@ export const STATE_META_KEY = "ng-mcp-ui/state";
 export const SEALED_STATE_INVALID_MESSAGE = "mcp-sealed-state: sealed state is invalid or expired";
 
 /** Reason names by the code the wasm core reports. */
-export const REASONS = Object.freeze([undefined, "malformed", "mac", "expired", "bind", "purpose"]);
+export const REASONS = Object.freeze([undefined, "malformed", "mac", "expired", "bind", "purpose", "request"]);
 
 /** Default token lifetime, seconds. */
 export const DEFAULT_TTL_SECONDS = 600;

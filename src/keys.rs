@@ -8,7 +8,26 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::secret::SecretKey;
+
 pub(crate) type HmacSha256 = Hmac<Sha256>;
+
+/// One configured key, ready to use: its keyed MAC state and the cipher of
+/// its derived secret-part key (both made once, at construction).
+#[derive(Clone)]
+pub(crate) struct Key {
+    pub(crate) mac: HmacSha256,
+    pub(crate) secret: SecretKey,
+}
+
+impl Key {
+    fn new(key: &[u8]) -> Option<Key> {
+        Some(Key {
+            mac: keyed(key).ok()?,
+            secret: SecretKey::new(key),
+        })
+    }
+}
 
 /// Keys shorter than this are refused.
 pub const MIN_KEY_BYTES: usize = 32;
@@ -57,7 +76,7 @@ impl std::error::Error for KeyError {}
 /// The keyed MAC states. Holds no raw key bytes and prints none.
 #[derive(Clone)]
 pub(crate) struct Keys {
-    macs: Vec<HmacSha256>,
+    macs: Vec<Key>,
     ephemeral: bool,
 }
 
@@ -103,7 +122,7 @@ impl Keys {
             if let Some(first) = keys.iter().take(index).position(|k| k.as_ref() == key) {
                 return Err(KeyError::Duplicate { index, first });
             }
-            macs.push(keyed(key).map_err(|_| KeyError::TooShort {
+            macs.push(Key::new(key).ok_or(KeyError::TooShort {
                 index,
                 len: key.len(),
             })?);
@@ -118,7 +137,7 @@ impl Keys {
     pub(crate) fn ephemeral() -> Result<Keys, KeyError> {
         let mut key = [0u8; MIN_KEY_BYTES];
         getrandom::fill(&mut key).map_err(|_| KeyError::NoRandomness)?;
-        let mac = keyed(&key).map_err(|_| KeyError::NoRandomness);
+        let mac = Key::new(&key).ok_or(KeyError::NoRandomness);
         key.fill(0);
         Ok(Keys {
             macs: vec![mac?],
@@ -132,12 +151,12 @@ impl Keys {
     }
 
     /// The key that seals.
-    pub(crate) fn sealing(&self) -> Option<&HmacSha256> {
+    pub(crate) fn sealing(&self) -> Option<&Key> {
         self.macs.first()
     }
 
     /// Every key that opens, the sealing one first.
-    pub(crate) fn all(&self) -> &[HmacSha256] {
+    pub(crate) fn all(&self) -> &[Key] {
         &self.macs
     }
 }
@@ -193,6 +212,7 @@ mod tests {
             let keys = Keys::ephemeral().unwrap();
             keys.sealing()
                 .unwrap()
+                .mac
                 .clone()
                 .chain_update(b"x")
                 .finalize()
