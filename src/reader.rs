@@ -37,7 +37,7 @@ impl TokenView {
     }
 
     /// The whole view as one JSON object
-    /// `{"payload":..,"purpose":"view"|"requestState"|null,"tool":..,"exp":..,"bound":..}`,
+    /// `{"payload":..,"purpose":"view"|"requestState"|null,"tool":..,"exp":..,"bound":..,"hasSecret":..}`,
     /// so a JS caller gets it with a single `JSON.parse`.
     pub fn to_json(&self) -> String {
         let payload = self.payload_json();
@@ -58,9 +58,14 @@ impl TokenView {
         out.push_str(",\"exp\":");
         json::write_int(self.exp, &mut out);
         out.push_str(if self.bound {
-            ",\"bound\":true}"
+            ",\"bound\":true"
         } else {
-            ",\"bound\":false}"
+            ",\"bound\":false"
+        });
+        out.push_str(if self.secret_bytes.is_some() {
+            ",\"hasSecret\":true}"
+        } else {
+            ",\"hasSecret\":false}"
         });
         out
     }
@@ -131,7 +136,7 @@ mod tests {
         assert!(v.bound);
         assert_eq!(
             v.to_json(),
-            "{\"payload\":{\"board\":[0,1]},\"purpose\":\"view\",\"tool\":null,\"exp\":1700000000,\"bound\":true}"
+            "{\"payload\":{\"board\":[0,1]},\"purpose\":\"view\",\"tool\":null,\"exp\":1700000000,\"bound\":true,\"hasSecret\":false}"
         );
     }
 
