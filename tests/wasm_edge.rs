@@ -31,9 +31,9 @@ fn codec(keys: &[&[u8]]) -> WasmCodec {
 
 /// Write the strings back to back into the input buffer, as the glue does;
 /// their lengths as `sealIo`/`openIo` take them.
-fn write(c: &WasmCodec, a: &str, b: &str, bind: Option<&str>) -> (usize, usize, i32) {
+fn write(a: &str, b: &str, bind: Option<&str>) -> (usize, usize, i32) {
     let total = a.len() + b.len() + bind.map_or(0, str::len);
-    let ptr = c.input_buffer(total.max(1)) as *mut u8;
+    let ptr = input_buffer(total.max(1)) as *mut u8;
     assert!(!ptr.is_null());
     // The glue's view on wasm memory, from inside the same instance.
     #[allow(unsafe_code)]
@@ -44,9 +44,9 @@ fn write(c: &WasmCodec, a: &str, b: &str, bind: Option<&str>) -> (usize, usize, 
 }
 
 /// The result the last call left in the output buffer.
-fn output(c: &WasmCodec, n: f64) -> String {
-    let ptr = c.output_buffer();
-    assert!(n as usize <= c.output_capacity());
+fn output(n: f64) -> String {
+    let ptr = output_buffer();
+    assert!(n as usize <= output_capacity());
     #[allow(unsafe_code)]
     let bytes = unsafe { core::slice::from_raw_parts(ptr, n as usize) };
     String::from_utf8(bytes.to_vec()).unwrap()
@@ -61,12 +61,12 @@ fn seal(
     bind: Option<&str>,
     now: f64,
 ) -> Result<String, f64> {
-    let (a, b, l) = write(c, payload, tool, bind);
+    let (a, b, l) = write(payload, tool, bind);
     let n = c.seal_io(op, a, b, l, now);
     if n < 0.0 {
         Err(n)
     } else {
-        Ok(output(c, n))
+        Ok(output(n))
     }
 }
 
@@ -79,12 +79,12 @@ fn open(
     bind: Option<&str>,
     now: f64,
 ) -> Result<String, f64> {
-    let (a, b, l) = write(c, token, tool, bind);
+    let (a, b, l) = write(token, tool, bind);
     let n = c.open_io(op, a, b, l, now);
     if n < 0.0 {
         Err(n)
     } else {
-        Ok(output(c, n))
+        Ok(output(n))
     }
 }
 
@@ -227,8 +227,8 @@ fn statuses_for_what_the_glue_must_never_send() {
         Err(f64::from(STATUS_TOKEN_TOO_LARGE))
     );
     // Lengths that overrun what was written, and bytes that are not UTF-8.
-    let (a, _, _) = write(&c, "1", "", None);
-    let cap = c.input_buffer(1) as usize; // the same buffer: it is already big enough
+    let (a, _, _) = write("1", "", None);
+    let cap = input_buffer(1) as usize; // the same buffer: it is already big enough
     assert_ne!(cap, 0);
     assert_eq!(
         c.seal_io(OP_VIEW, a + 1_000_000, 0, -1, NOW),
@@ -238,7 +238,7 @@ fn statuses_for_what_the_glue_must_never_send() {
         c.open_io(OP_VIEW, a, 0, 1_000_000, NOW),
         f64::from(STATUS_BAD_INPUT)
     );
-    let ptr = c.input_buffer(1) as *mut u8;
+    let ptr = input_buffer(1) as *mut u8;
     #[allow(unsafe_code)]
     unsafe {
         *ptr = 0xff;
@@ -250,8 +250,8 @@ fn statuses_for_what_the_glue_must_never_send() {
     // A token is read as bytes: one that is not UTF-8 is malformed, at any
     // place (prefix, body, MAC), as a token with a non-ASCII char is.
     for at in [0, 3, 10, token.len() - 1] {
-        let (a, _, _) = write(&c, &token, "", None);
-        let ptr = c.input_buffer(a) as *mut u8;
+        let (a, _, _) = write(&token, "", None);
+        let ptr = input_buffer(a) as *mut u8;
         #[allow(unsafe_code)]
         unsafe {
             *ptr.add(at) = 0xff;
@@ -278,8 +278,8 @@ fn an_input_buffer_that_cannot_be_had_is_a_null_pointer_not_a_trap() {
     let c = codec(&[common::KEY]);
     let t = seal(&c, OP_VIEW, "[1]", "", None, NOW).unwrap();
     // More than wasm32 can address: the allocator refuses, the codec says so.
-    assert!(c.input_buffer(usize::MAX).is_null());
-    assert!(c.input_buffer(3_000_000_000).is_null());
+    assert!(input_buffer(usize::MAX).is_null());
+    assert!(input_buffer(3_000_000_000).is_null());
     // The next call gets a fresh buffer and works.
     assert_eq!(open(&c, OP_VIEW, &t, "", None, NOW).as_deref(), Ok("[1]"));
 }

@@ -138,6 +138,14 @@ pub fn has_lone_surrogate_escape(s: &str) -> bool {
     false
 }
 
+/// True when `s` holds one of serde_json's private marker keys, which its
+/// `raw_value` and `arbitrary_precision` features read as a RawValue or a
+/// Number instead of an object member: serde's verdict on such a text is not
+/// JSON's (the fuzzer found `{"$serde_json::private::RawValue":2,"":1}`).
+pub fn has_serde_marker_key(s: &str) -> bool {
+    s.contains("$serde_json::private::")
+}
+
 /// serde_json's `Value` stops at 128 levels; this is a cheap upper bound.
 pub fn may_be_too_deep_for_serde(s: &str) -> bool {
     s.bytes().filter(|&c| c == b'[' || c == b'{').count() > 120
@@ -174,11 +182,14 @@ impl<'de> Deserialize<'de> for Entries {
 }
 
 /// "Cannot judge": the reference (serde_json) refuses a lone surrogate that
-/// the crate (like JSON.parse) accepts.
+/// the crate (like JSON.parse) accepts, or reads a marker key of its own.
 pub struct Unjudgeable;
 
 /// Members of the object `text`, or `Ok(None)` when it is not one.
 fn entries(text: &str) -> Result<Option<Entries>, Unjudgeable> {
+    if has_serde_marker_key(text) {
+        return Err(Unjudgeable);
+    }
     match serde_json::from_str::<Entries>(text) {
         Ok(e) => Ok(Some(e)),
         Err(_) if has_lone_surrogate_escape(text) => Err(Unjudgeable),
@@ -436,7 +447,12 @@ fn io_input(a: &str, b: &str, c: Option<&str>) -> (Vec<u8>, usize, usize, i32) {
 
 /// Open through the shipped I/O path (what `openIo` runs): the payload JSON
 /// or the reason.
-pub fn io_open(codec: &Codec, want: Want<'_>, token: &str, bind: Option<&str>) -> Result<String, Reason> {
+pub fn io_open(
+    codec: &Codec,
+    want: Want<'_>,
+    token: &str,
+    bind: Option<&str>,
+) -> Result<String, Reason> {
     let (what, tool) = op(want);
     let (input, a, b, c) = io_input(token, tool, bind);
     let mut out = b"stale output".to_vec();
@@ -446,12 +462,19 @@ pub fn io_open(codec: &Codec, want: Want<'_>, token: &str, bind: Option<&str>) -
         return Ok(String::from_utf8(out).expect("the payload is UTF-8"));
     }
     let code = usize::try_from(-n as i64).expect("a reason code");
-    Err(*Reason::ALL.get(code - 1).unwrap_or_else(|| panic!("openIo gave status {n} for a token")))
+    Err(*Reason::ALL
+        .get(code - 1)
+        .unwrap_or_else(|| panic!("openIo gave status {n} for a token")))
 }
 
 /// Seal through the shipped I/O path (what `sealIo` runs): the token or the
 /// status.
-pub fn io_seal(codec: &Codec, want: Want<'_>, payload: &str, bind: Option<&str>) -> Result<String, i8> {
+pub fn io_seal(
+    codec: &Codec,
+    want: Want<'_>,
+    payload: &str,
+    bind: Option<&str>,
+) -> Result<String, i8> {
     let (what, tool) = op(want);
     let (input, a, b, c) = io_input(payload, tool, bind);
     let mut out = b"stale output".to_vec();

@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     let valid = json::is_valid(s);
     assert_eq!(valid, serde_grammar_ok(s), "grammar differs on {s:?}");
     // And serde_json's Value, wherever it can judge.
-    if !has_lone_surrogate_escape(s) && !may_be_too_deep_for_serde(s) {
+    if !has_lone_surrogate_escape(s) && !may_be_too_deep_for_serde(s) && !has_serde_marker_key(s) {
         assert_eq!(
             valid,
             serde_json::from_str::<serde_json::Value>(s).is_ok(),
@@ -36,7 +36,9 @@ fuzz_target!(|data: &[u8]| {
     let is_object = valid && trim_json_ws(s).starts_with('{');
     assert_eq!(members.is_some(), is_object, "{s:?}");
     if let Some(members) = members {
-        let reference = serde_json::from_str::<Entries>(s).ok();
+        let reference = (!has_serde_marker_key(s))
+            .then(|| serde_json::from_str::<Entries>(s).ok())
+            .flatten();
         if let Some(r) = &reference {
             assert_eq!(members.len(), r.0.len());
         }

@@ -44,7 +44,7 @@ export declare class StateCodec {
   /** A raw v1 token, no purpose envelope (what the SDK's codec mints). */
   mint(payload: unknown, opts?: BindOptions): string;
   verify<T = unknown>(token: string, opts?: BindOptions): T;
-  /** Release the wasm memory now rather than at garbage collection. */
+  /** Retire this codec (later calls throw). Codecs of the same keys and options share one wasm codec, so a codec per request needs no free(); a codec without a key is its own, and free() releases it. */
   free(): void;
 }
 

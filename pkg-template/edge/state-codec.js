@@ -1,56 +1,15 @@
 // StateCodec over the wasm codec. Payloads cross as JSON.stringify text, so
 // tokens are byte-identical to @modelcontextprotocol/server's for equal input.
-import { WasmCodec, ephemeralWarningDue, initSync } from "../wasm/edge.js";
+import { ephemeralWarningDue } from "../wasm/edge.js";
 import { CONFIG_ERRORS, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, EPHEMERAL_KEY_WARNING, IO, MAC_CHARS, MAX_CLOCK_MS, REASONS, TOKEN_PREFIX } from "../constants.js";
 import { SealedStateError } from "../common.js";
 import { SDK_READING } from "./sdk-reading.js";
+import { ConfigError, codecFor, discard, live, release } from "./codec-cache.js";
+import { MAX_INPUT_BYTES, forgetBuffers, readOutput, writeInput, written } from "./wasm-io.js";
 
 const utf8 = new TextEncoder();
 const MALFORMED = REASONS[1]; // the code of Reason::Malformed
-
-// The one path into wasm (WasmCodec's sealIo/openIo): strings go in as UTF-8
-// written straight into the codec's input buffer in wasm memory, and the
-// result is read straight out of its output buffer. No allocation per call
-// for arguments or results, no copy made twice, and long strings are encoded
-// natively (encodeInto) instead of char by char.
-const utf8Out = new TextDecoder("utf-8", { ignoreBOM: true });
-// Largest input buffer to ask for: wasm32 addresses 4 GiB, and inputBuffer's
-// length crosses as an i32.
-const MAX_INPUT_BYTES = 0x7fff_ffff;
 const FREED = Symbol("freed"); // StateCodec#broken after free()
-// Looked up at first use: the entry instantiates the wasm after this module
-// runs. initSync() of an instantiated glue returns its exports; an export
-// of the wasm's own (wasm_bindgen::memory()) would cost an import, and each
-// import a wasm-to-JS wrapper V8 compiles with the module.
-let memory;
-let heapBytes = null;
-function heap() {
-  // Growing wasm memory detaches the old buffer (its views read as empty): renew the view then.
-  if (heapBytes === null || heapBytes.byteLength === 0) heapBytes = new Uint8Array((memory ??= initSync().memory).buffer);
-  return heapBytes;
-}
-
-// `s` as UTF-8 into `view` at `at`: its byte count, or, when it does not
-// fit, -1 - (an upper bound of the bytes it needs from `at`).
-function put(view, at, s) {
-  const n = s.length;
-  if (n <= 48 && at + n <= view.length) {
-    // Short ASCII (tool names, bind values): a loop is cheaper than a native call.
-    let i = 0;
-    for (; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c > 0x7f) break;
-      view[at + i] = c;
-    }
-    if (i === n) return n;
-  }
-  const { read, written } = utf8.encodeInto(s, at === 0 ? view : view.subarray(at));
-  // A UTF-16 unit is at most 3 bytes of UTF-8 (a pair of them, 4).
-  return read === n ? written : -1 - (written + 3 * (n - read));
-}
-
-// The upper bound of the UTF-8 bytes of an optional string.
-const worst = (s) => (s === undefined ? 0 : 3 * s.length);
 
 // The fewest characters of a token whose payload (and tool) JSON has
 // `chars` UTF-16 units, each at least a byte: prefix, base64url(envelope),
@@ -147,20 +106,10 @@ function productionOf(production) {
 
 /** Seals and opens v1 tokens. The first key seals; every key opens. */
 export class StateCodec {
-  #codec;
+  #entry; // this codec's shared WasmCodec (codec-cache.js)
   #now;
   #maxChars;
   #broken = null; // the error of a call that trapped: this codec is not used again
-  #in = null; // view of the codec's input buffer
-  #inPtr = 0;
-  #inCap = 0;
-  #outPtr = 0;
-  #outCap = -1; // the output buffer only moves when a result outgrows this
-  // Byte lengths of what the last #write put in the input buffer: the
-  // payload or token, the tool (0: none), the bind value (-1: none).
-  #subjectBytes = 0;
-  #toolBytes = 0;
-  #bindBytes = -1;
   // mint/verify's operation: SPEC's raw token, or, for createRequestStateCodec
   // alone, the same token written and read as the SDK's codec does.
   #raw = IO.RAW;
@@ -176,26 +125,21 @@ export class StateCodec {
     const now = options.now ?? (() => Date.now());
     if (typeof now !== "function") throw new TypeError("mcp-sealed-state: now must be a function returning milliseconds");
     const lengths = new Uint32Array(keys.map((k) => k.length));
+    // A copy: the caller may change or zero its key after this (the drop-in does).
     const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
     keys.reduce((at, k) => (all.set(k, at), at + k.length), 0);
-    let codec;
     try {
-      codec = new WasmCodec(all, lengths, ttl, leeway, maxTokenBytes, production);
+      this.#entry = codecFor({ keys: all, lengths, ttl, leeway, maxTokenBytes, production });
+      if (this.#entry.args.keys !== all) all.fill(0); // a shared codec keeps the copy it was built from
     } catch (e) {
+      all.fill(0);
+      // The core refused the options (a short key, no key in production, no
+      // CSPRNG for the ephemeral key): its code, worded from constants.js.
+      if (e instanceof ConfigError) throw new RangeError(`mcp-sealed-state: ${configMessage(e.code, keys)}`);
       // A trap, which no options should cause: a clear error all the same.
       throw new RangeError(`mcp-sealed-state: the wasm codec failed (${thrownText(e)})`, { cause: e });
-    } finally {
-      all.fill(0);
     }
-    // The core refused the options (a short key, no key in production, no
-    // CSPRNG for the ephemeral key): its code, worded from constants.js.
-    const error = codec.configError;
-    if (error !== 0) {
-      codec.free();
-      throw new RangeError(`mcp-sealed-state: ${configMessage(error, keys)}`);
-    }
-    this.#codec = codec;
-    if (this.#codec.isEphemeral && ephemeralWarningDue()) console.warn(EPHEMERAL_KEY_WARNING);
+    if (this.#entry.wasm.isEphemeral && ephemeralWarningDue()) console.warn(EPHEMERAL_KEY_WARNING);
     if (options[SDK_READING] === true) this.#raw = IO.SDK;
     this.#now = now;
     // A valid token is ASCII, so a longer JS string is refused before it is copied into wasm.
@@ -218,12 +162,6 @@ export class StateCodec {
     return token;
   }
 
-  // Forget every pointer into wasm memory: the next call asks afresh.
-  #forget() {
-    this.#in = null;
-    this.#outCap = -1;
-  }
-
   #usable() {
     if (this.#broken === FREED) throw new Error("mcp-sealed-state: this StateCodec was freed; make a new StateCodec");
     if (this.#broken !== null) {
@@ -235,64 +173,16 @@ export class StateCodec {
   // leaves wasm-bindgen's borrow of the WasmCodec taken, so this codec is
   // retired with a clear error; other codecs are unaffected.
   #trapped(e) {
-    this.#forget();
+    forgetBuffers();
+    discard(this.#entry);
     this.#broken = e;
     return new Error(`mcp-sealed-state: the wasm codec failed (${thrownText(e)}); make a new StateCodec`, { cause: e });
   }
 
-  #grow(bytes) {
-    this.#in = null;
-    let ptr;
-    try {
-      ptr = this.#codec.inputBuffer(bytes); // may grow memory: take the buffer after it
-    } catch (e) {
-      throw this.#trapped(e);
-    }
-    if (ptr === 0) throw new RangeError(`mcp-sealed-state: out of memory: no room in wasm memory for ${bytes} bytes of input`);
-    this.#inPtr = ptr;
-    this.#inCap = bytes;
-    return (this.#in = new Uint8Array(heap().buffer, ptr, bytes));
-  }
-
-  #view() {
-    const view = this.#in;
-    if (view === null) return this.#grow(256);
-    // Memory grew since: the old view is detached, the buffer itself has not moved.
-    if (view.byteLength === 0) return (this.#in = new Uint8Array(heap().buffer, this.#inPtr, this.#inCap));
-    return view;
-  }
-
-  // Write subject, tool and bind back to back into `view`: 0 when they fit,
-  // else an upper bound of the bytes they need.
-  #fill(view, subject, tool, bind) {
-    const s = put(view, 0, subject);
-    if (s < 0) return -1 - s + 3 * tool.length + worst(bind);
-    const t = tool === "" ? 0 : put(view, s, tool);
-    if (t < 0) return s - 1 - t + worst(bind);
-    const b = bind === undefined ? 0 : put(view, s + t, bind);
-    if (b < 0) return s + t - 1 - b;
-    this.#subjectBytes = s;
-    this.#toolBytes = t;
-    this.#bindBytes = bind === undefined ? -1 : b;
-    return 0;
-  }
-
-  // Write subject, tool ("" for none) and bind (undefined for none) into the input buffer.
-  #write(subject, tool, bind) {
-    let need = this.#fill(this.#view(), subject, tool, bind);
-    if (need === 0) return;
-    if (need > MAX_INPUT_BYTES) throw new RangeError(`mcp-sealed-state: out of memory: ${need} bytes of input cannot fit in wasm memory`);
-    need = this.#fill(this.#grow(need), subject, tool, bind);
-    if (need !== 0) throw new Error("mcp-sealed-state: internal error (the input outgrew the buffer sized for it)");
-  }
-
-  // The `n` bytes of UTF-8 the last call left in the output buffer.
-  #text(n) {
-    if (n > this.#outCap) {
-      this.#outPtr = this.#codec.outputBuffer();
-      this.#outCap = this.#codec.outputCapacity();
-    }
-    return utf8Out.decode(heap().subarray(this.#outPtr, this.#outPtr + n));
+  // The WasmCodec to call, read after the clock: a now() that builds other
+  // codecs may have made the cache evict this one's.
+  #wasm() {
+    return (this.#entry = live(this.#entry)).wasm;
   }
 
   // The error for a negative status of sealIo/openIo that is not a reason.
@@ -317,24 +207,26 @@ export class StateCodec {
       throw new RangeError(`mcp-sealed-state: the sealed token would be at least ${minTokenChars(chars)} bytes, over maxTokenBytes (${this.#maxChars}); seal less, or raise maxTokenBytes`);
     }
     const now = this.#clock();
-    this.#write(json, tool, bind);
+    const wasm = this.#wasm();
+    writeInput(json, tool, bind);
     let n;
     try {
-      n = this.#codec.sealIo(what, this.#subjectBytes, this.#toolBytes, this.#bindBytes, now);
+      n = wasm.sealIo(what, written.subject, written.tool, written.bind, now);
     } catch (e) {
       throw this.#trapped(e);
     }
     if (n < 0) throw this.#failed(n);
-    return this.#text(n);
+    return readOutput(n);
   }
 
   #open(what, token, tool, bind) {
     this.#usable();
     const now = this.#clock();
-    this.#write(token, tool, bind);
+    const wasm = this.#wasm();
+    writeInput(token, tool, bind);
     let n;
     try {
-      n = this.#codec.openIo(what, this.#subjectBytes, this.#toolBytes, this.#bindBytes, now);
+      n = wasm.openIo(what, written.subject, written.tool, written.bind, now);
     } catch (e) {
       throw this.#trapped(e);
     }
@@ -344,7 +236,7 @@ export class StateCodec {
       throw new SealedStateError(reason);
     }
     // 0 bytes, which no JSON text is: the SDK reading's token without "p".
-    return n === 0 ? undefined : JSON.parse(this.#text(n));
+    return n === 0 ? undefined : JSON.parse(readOutput(n));
   }
 
   /** A view token for the widget (`{"p":"v","d":payload}` under the MAC). */
@@ -380,12 +272,10 @@ export class StateCodec {
     return this.#open(this.#raw, this.#check(token), "", bind);
   }
 
-  /** Free the wasm memory now instead of at garbage collection. */
+  /** Retire this codec. Its wasm codec is shared by every StateCodec of the same keys and options (at most 16 are kept), so only an ephemeral-key codec's is freed now. */
   free() {
-    // Forget the buffers first: writing into them after free would corrupt the wasm heap.
-    this.#forget();
     if (this.#broken === FREED) return;
     this.#broken = FREED;
-    this.#codec.free();
+    release(this.#entry);
   }
 }

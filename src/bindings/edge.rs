@@ -1,9 +1,16 @@
 //! Exports of the edge build: the keyed codec, through one I/O path.
 //!
-//! The glue writes its strings as UTF-8 straight into the codec's input
-//! buffer in wasm memory (`TextEncoder.encodeInto`), calls `sealIo` or
-//! `openIo`, and reads the result out of the output buffer, so no call
-//! allocates for its arguments or its result and nothing is copied twice.
+//! The glue writes its strings as UTF-8 straight into the input buffer in
+//! wasm memory (`TextEncoder.encodeInto`), calls `sealIo` or `openIo`, and
+//! reads the result out of the output buffer, so no call allocates for its
+//! arguments or its result and nothing is copied twice.
+//!
+//! The two buffers belong to the instance, not to a codec: a `WasmCodec` holds
+//! only its keys and options, so a server that builds a codec per request
+//! (and never frees it, where there is no `FinalizationRegistry`) leaves a few
+//! hundred bytes behind, not three times its largest payload. The glue reads
+//! its clock and runs `toJSON` before it writes, so no call into a codec can
+//! begin while another one's input sits in the buffer.
 //!
 //! No call holds a borrow of a buffer across an allocation: each takes the
 //! buffers out of their `Cell`s and puts them back when done. Every buffer
@@ -20,28 +27,74 @@ use super::{io, widget};
 use crate::codec;
 use crate::keys;
 
-/// The core codec and the two buffers of its I/O path, kept between calls.
+std::thread_local! {
+    /// The input buffer of every codec of this instance.
+    static INPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    /// The output buffer of every codec of this instance.
+    static OUTPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// Run `f` with a buffer taken out of its cell, and put it back after (see
+/// the module docs for why).
+fn with<R>(
+    cell: &'static std::thread::LocalKey<Cell<Vec<u8>>>,
+    f: impl FnOnce(&mut Vec<u8>) -> R,
+) -> R {
+    cell.with(|cell| {
+        let mut buf = cell.take();
+        let result = f(&mut buf);
+        cell.set(buf);
+        result
+    })
+}
+
+/// Address of the input buffer, grown to at least `len` bytes, or 0 when
+/// the memory for it cannot be had. It moves when it grows, so the glue
+/// asks again whenever it needs more room.
+#[wasm_bindgen(js_name = inputBuffer)]
+pub fn input_buffer(len: usize) -> *const u8 {
+    with(&INPUT, |buf| {
+        if buf.capacity() < len {
+            // Its contents are not needed: free it before asking for more.
+            *buf = Vec::new();
+            if buf.try_reserve_exact(len).is_err() {
+                return core::ptr::null();
+            }
+        }
+        if buf.len() < len {
+            buf.resize(len, 0); // within capacity: no allocation
+        }
+        buf.as_ptr()
+    })
+}
+
+/// Address of the output buffer. It only moves when a result is longer
+/// than [`output_capacity`].
+#[wasm_bindgen(js_name = outputBuffer)]
+pub fn output_buffer() -> *const u8 {
+    with(&OUTPUT, |buf| buf.as_ptr())
+}
+
+/// Bytes the output buffer holds before it has to move.
+#[wasm_bindgen(js_name = outputCapacity)]
+pub fn output_capacity() -> usize {
+    with(&OUTPUT, |buf| buf.capacity())
+}
+
+/// The core codec, kept between calls; the I/O buffers are the instance's.
 #[wasm_bindgen(js_name = WasmCodec)]
 pub struct WasmCodec {
     /// The codec, or the `configError` of options that build none.
     inner: Result<codec::Codec, u32>,
-    input: Cell<Vec<u8>>,
-    output: Cell<Vec<u8>>,
 }
 
 impl WasmCodec {
-    /// Run `f` with the codec and both buffers taken out of their cells, and
-    /// put the buffers back after (see the module docs for why).
+    /// Run `f` with the codec and both buffers.
     fn with_buffers(&self, f: impl FnOnce(&codec::Codec, &[u8], &mut Vec<u8>) -> f64) -> f64 {
         let Ok(inner) = &self.inner else {
             return f64::from(STATUS_NO_CODEC);
         };
-        let input = self.input.take();
-        let mut out = self.output.take();
-        let result = f(inner, &input, &mut out);
-        self.input.set(input);
-        self.output.set(out);
-        result
+        with(&INPUT, |input| with(&OUTPUT, |out| f(inner, input, out)))
     }
 }
 
@@ -69,8 +122,6 @@ impl WasmCodec {
                 max_token_bytes,
                 production,
             ),
-            input: Cell::new(Vec::new()),
-            output: Cell::new(Vec::new()),
         }
     }
 
@@ -79,46 +130,6 @@ impl WasmCodec {
     #[wasm_bindgen(getter, js_name = configError)]
     pub fn config_error(&self) -> u32 {
         self.inner.as_ref().err().copied().unwrap_or(0)
-    }
-
-    /// Address of the input buffer, grown to at least `len` bytes, or 0 when
-    /// the memory for it cannot be had. It moves when it grows, so the glue
-    /// asks again whenever it needs more room.
-    #[wasm_bindgen(js_name = inputBuffer)]
-    pub fn input_buffer(&self, len: usize) -> *const u8 {
-        let mut buf = self.input.take();
-        if buf.capacity() < len {
-            // Its contents are not needed: free it before asking for more.
-            buf = Vec::new();
-            if buf.try_reserve_exact(len).is_err() {
-                return core::ptr::null();
-            }
-        }
-        if buf.len() < len {
-            buf.resize(len, 0); // within capacity: no allocation
-        }
-        let ptr = buf.as_ptr();
-        self.input.set(buf);
-        ptr
-    }
-
-    /// Address of the output buffer. It only moves when a result is longer
-    /// than [`WasmCodec::output_capacity`].
-    #[wasm_bindgen(js_name = outputBuffer)]
-    pub fn output_buffer(&self) -> *const u8 {
-        let buf = self.output.take();
-        let ptr = buf.as_ptr();
-        self.output.set(buf);
-        ptr
-    }
-
-    /// Bytes the output buffer holds before it has to move.
-    #[wasm_bindgen(js_name = outputCapacity)]
-    pub fn output_capacity(&self) -> usize {
-        let buf = self.output.take();
-        let cap = buf.capacity();
-        self.output.set(buf);
-        cap
     }
 
     /// Seal from the input buffer, which holds the payload JSON
