@@ -92,6 +92,9 @@ function toolOf(tool) {
 
 // The core's words for a WasmCodec's configError (src/bindings/protocol.rs):
 // the code in the low byte, a short key's index above it.
+/** CONFIG_KEY_EMPTY of src/bindings/protocol.rs: the core's words for an empty key list. */
+const CONFIG_KEY_EMPTY = 7;
+
 function configMessage(error, keys) {
   const index = error >>> 8;
   const text = CONFIG_ERRORS[error & 0xff] ?? `internal error (configError ${error})`;
@@ -116,6 +119,8 @@ export class StateCodec {
 
   constructor(options = {}) {
     const list = options.key === undefined || options.key === null ? [] : Array.isArray(options.key) ? options.key : [options.key];
+    // `key: []` is a configuration slip, never "no key" (SPEC "Keys"): no ephemeral fallback.
+    if (Array.isArray(options.key) && options.key.length === 0) throw new RangeError(`mcp-sealed-state: ${configMessage(CONFIG_KEY_EMPTY, [])}`);
     const keys = list.map(keyBytes);
     const ttl = wholeNumber(options.ttlSeconds, DEFAULT_TTL_SECONDS, "ttlSeconds");
     const leeway = wholeNumber(options.leewaySeconds, 0, "leewaySeconds", 0);
