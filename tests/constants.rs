@@ -111,7 +111,7 @@ fn render() -> String {
         "Operation codes and statuses of the edge build's sealIo/openIo (src/bindings/protocol.rs).",
         "IO",
         format!(
-            "Object.freeze({{ VIEW: {}, REQUEST_STATE: {}, RAW: {}, SDK: {}, BAD_INPUT: {}, UNKNOWN_OP: {}, INVALID_CLOCK: {}, OUT_OF_MEMORY: {}, PAYLOAD_NOT_JSON: {}, TOKEN_TOO_LARGE: {}, NO_CODEC: {} }})",
+            "Object.freeze({{ VIEW: {}, REQUEST_STATE: {}, RAW: {}, SDK: {}, BAD_INPUT: {}, UNKNOWN_OP: {}, INVALID_CLOCK: {}, OUT_OF_MEMORY: {}, PAYLOAD_NOT_JSON: {}, TOKEN_TOO_LARGE: {}, NO_CODEC: {}, SECRET_NOT_JSON: {}, REQUEST_INVALID: {}, NO_RANDOMNESS: {} }})",
             io::OP_VIEW,
             io::OP_REQUEST_STATE,
             io::OP_RAW,
@@ -122,7 +122,10 @@ fn render() -> String {
             io::STATUS_OUT_OF_MEMORY,
             io::STATUS_PAYLOAD_NOT_JSON,
             io::STATUS_TOKEN_TOO_LARGE,
-            io::STATUS_NO_CODEC
+            io::STATUS_NO_CODEC,
+            io::STATUS_SECRET_NOT_JSON,
+            io::STATUS_REQUEST_INVALID,
+            io::STATUS_NO_RANDOMNESS
         ),
     );
     line(

@@ -32,6 +32,16 @@ std::thread_local! {
     static INPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
     /// The output buffer of every codec of this instance.
     static OUTPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    /// Bytes of the secret after the payload in the output of the last
+    /// `openSecretIo`, -1 when that token had none.
+    static SECRET_LEN: Cell<i32> = const { Cell::new(-1) };
+}
+
+/// The secret's length in the output buffer after the last `openSecretIo`
+/// (after the payload), -1 when there was none.
+#[wasm_bindgen(js_name = lastSecretLength)]
+pub fn last_secret_length() -> i32 {
+    SECRET_LEN.with(Cell::get)
 }
 
 /// Run `f` with a buffer taken out of its cell, and put it back after (see
@@ -178,6 +188,47 @@ impl WasmCodec {
             io::open(
                 codec, input, out, what, token_len, tool_len, bind_len, now_ms,
             )
+        })
+    }
+
+    /// `sealIo` with a secret and a request: the input buffer holds the
+    /// payload, the tool, the bind value, the secret JSON and the request
+    /// JSON (`-1` for an absent one), for `OP_VIEW` or `OP_REQUEST_STATE`.
+    #[wasm_bindgen(js_name = sealSecretIo)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn seal_secret_io(
+        &self,
+        what: u8,
+        payload_len: i32,
+        tool_len: i32,
+        bind_len: i32,
+        secret_len: i32,
+        request_len: i32,
+        now_ms: f64,
+    ) -> f64 {
+        let lens = [payload_len, tool_len, bind_len, secret_len, request_len];
+        self.with_buffers(|codec, input, out| io::seal_with(codec, input, out, what, lens, now_ms))
+    }
+
+    /// `openIo` with the request (`request_len`, -1 for none) after the bind
+    /// value, decrypting the secret: the output buffer holds the payload JSON
+    /// (the returned length) then the secret JSON ([`last_secret_length`]).
+    #[wasm_bindgen(js_name = openSecretIo)]
+    pub fn open_secret_io(
+        &self,
+        what: u8,
+        token_len: i32,
+        tool_len: i32,
+        bind_len: i32,
+        request_len: i32,
+        now_ms: f64,
+    ) -> f64 {
+        let lens = [token_len, tool_len, bind_len, request_len];
+        self.with_buffers(|codec, input, out| {
+            let mut secret_len = -1;
+            let r = io::open_with(codec, input, out, what, lens, now_ms, &mut secret_len);
+            SECRET_LEN.with(|cell| cell.set(secret_len));
+            r
         })
     }
 

@@ -4,10 +4,12 @@
 
 use super::protocol::{
     config_error, operation, Operation, CONFIG_BAD_OPTIONS, STATUS_BAD_INPUT, STATUS_INVALID_CLOCK,
-    STATUS_OUT_OF_MEMORY, STATUS_PAYLOAD_NOT_JSON, STATUS_TOKEN_TOO_LARGE, STATUS_UNKNOWN_OP,
+    STATUS_NO_RANDOMNESS, STATUS_OUT_OF_MEMORY, STATUS_PAYLOAD_NOT_JSON, STATUS_REQUEST_INVALID,
+    STATUS_SECRET_NOT_JSON, STATUS_TOKEN_TOO_LARGE, STATUS_UNKNOWN_OP,
 };
 use crate::clock;
-use crate::codec::{Codec, CodecOptions, SealError};
+use crate::codec::{Codec, CodecOptions, OpenWith, SealError, SealWith, SealWithError};
+use crate::purpose::Purpose;
 use crate::sdk_reading;
 
 /// `n` as an integer when it is a safe one. JS checks these first; this
@@ -163,10 +165,176 @@ pub fn open(
     }
 }
 
+/// The input buffer read as UTF-8 texts back to back, of these lengths (a
+/// negative length: absent). `None` when they overrun it or one is not UTF-8.
+fn fields<const N: usize>(input: &[u8], lens: [i32; N]) -> Option<[Option<&str>; N]> {
+    let mut out = [None; N];
+    let mut rest = input;
+    for (slot, len) in out.iter_mut().zip(lens) {
+        if let Ok(n) = usize::try_from(len) {
+            let (text, tail) = rest.split_at_checked(n)?;
+            *slot = Some(core::str::from_utf8(text).ok()?);
+            rest = tail;
+        }
+    }
+    Some(out)
+}
+
+/// The view or requestState purpose of `what`; a raw or SDK token has no
+/// place for a secret or a request.
+fn purpose_of(what: u8, tool: &str) -> Option<Purpose<&str>> {
+    match operation(what, tool)? {
+        Operation::Purpose(p @ (Purpose::View | Purpose::RequestState(_))) => Some(p),
+        _ => None,
+    }
+}
+
+/// `sealSecretIo`: as [`seal`], the input holding the payload, the tool, the
+/// bind value, the secret JSON and the request JSON (each length -1 for
+/// none, the payload's and tool's never), for a view or requestState token.
+#[allow(clippy::too_many_arguments)]
+pub fn seal_with(
+    codec: &Codec,
+    input: &[u8],
+    out: &mut Vec<u8>,
+    what: u8,
+    lens: [i32; 5],
+    now_ms: f64,
+) -> f64 {
+    let Some([Some(payload), Some(tool), bind, secret, request]) = fields(input, lens) else {
+        return status(STATUS_BAD_INPUT);
+    };
+    let Some(purpose) = purpose_of(what, tool) else {
+        return status(STATUS_UNKNOWN_OP);
+    };
+    let with = SealWith {
+        bind,
+        secret,
+        request,
+    };
+    match codec.seal_into_with(purpose, Some(payload), with, now_ms, out) {
+        Ok(()) => out.len() as f64,
+        Err(SealWithError::Seal(SealError::InvalidClock)) => status(STATUS_INVALID_CLOCK),
+        Err(SealWithError::Seal(SealError::OutOfMemory)) => status(STATUS_OUT_OF_MEMORY),
+        Err(SealWithError::Seal(SealError::PayloadNotJson)) => status(STATUS_PAYLOAD_NOT_JSON),
+        Err(SealWithError::Seal(SealError::TokenTooLarge { .. })) => status(STATUS_TOKEN_TOO_LARGE),
+        Err(SealWithError::SecretNotJson) => status(STATUS_SECRET_NOT_JSON),
+        Err(SealWithError::Request(_)) => status(STATUS_REQUEST_INVALID),
+        Err(SealWithError::RawToken) => status(STATUS_UNKNOWN_OP),
+        Err(SealWithError::NoRandomness) => status(STATUS_NO_RANDOMNESS),
+    }
+}
+
+/// `openSecretIo`: as [`open`], the input holding the token, the tool, the
+/// bind value and the request JSON (-1 for none), for a view or
+/// requestState token. Leaves the payload JSON then the secret JSON in
+/// `out`; returns the payload's length (or minus the reason, or a status)
+/// and sets `secret_len` to the secret's length, -1 when it has none.
+#[allow(clippy::too_many_arguments)]
+pub fn open_with(
+    codec: &Codec,
+    input: &[u8],
+    out: &mut Vec<u8>,
+    what: u8,
+    lens: [i32; 4],
+    now_ms: f64,
+    secret_len: &mut i32,
+) -> f64 {
+    *secret_len = -1;
+    let Some([Some(token), Some(tool), bind, request]) = fields(input, lens) else {
+        return status(STATUS_BAD_INPUT);
+    };
+    let Some(purpose) = purpose_of(what, tool) else {
+        return status(STATUS_UNKNOWN_OP);
+    };
+    if clock::unix_seconds(now_ms).is_none() {
+        return status(STATUS_INVALID_CLOCK);
+    }
+    let with = OpenWith { bind, request };
+    match codec.open_as_with(token.as_bytes(), purpose, with, true, now_ms) {
+        Ok(opened) => {
+            let payload = opened.payload.payload_json().as_bytes();
+            let secret = opened.secret.as_deref().map(str::as_bytes);
+            let total = payload.len() + secret.map_or(0, <[u8]>::len);
+            out.clear();
+            if out.try_reserve(total).is_err() {
+                return status(STATUS_OUT_OF_MEMORY);
+            }
+            out.extend_from_slice(payload);
+            if let Some(secret) = secret {
+                out.extend_from_slice(secret);
+                *secret_len = i32::try_from(secret.len()).unwrap_or(i32::MAX);
+            }
+            payload.len() as f64
+        }
+        Err(e) => -f64::from(e.reason().code()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::protocol::*;
     use super::codec;
+
+    #[test]
+    fn secret_and_request_round_trip_through_the_io_path() {
+        use super::{open_with, seal_with};
+        let c = codec(&[7u8; 32], &[32], 600.0, 0.0, 4096.0, false).unwrap();
+        let now = 1_764_500_000_000.0;
+        let (payload, tool, secret, request) = ("{\"a\":1}", "move", "[\"s\"]", "{\"x\":1}");
+        let input = [payload, tool, secret, request].concat();
+        let mut out = Vec::new();
+        let lens = [7, 4, -1, 5, 7];
+        let n = seal_with(&c, input.as_bytes(), &mut out, OP_REQUEST_STATE, lens, now);
+        assert_eq!(n as usize, out.len());
+        let token = String::from_utf8(out.clone()).unwrap();
+        let open = |request: &str, rlen: i32| {
+            let input = [token.as_str(), tool, request].concat();
+            let (mut out, mut slen) = (Vec::new(), 0);
+            let lens = [token.len() as i32, 4, -1, rlen];
+            let r = open_with(
+                &c,
+                input.as_bytes(),
+                &mut out,
+                OP_REQUEST_STATE,
+                lens,
+                now,
+                &mut slen,
+            );
+            (r, String::from_utf8(out).unwrap(), slen)
+        };
+        let (r, out, slen) = open("{ \"x\" : 1.0 }", 13);
+        assert_eq!((r, out.as_str(), slen), (7.0, "{\"a\":1}[\"s\"]", 5));
+        let request_code = -f64::from(crate::error::Reason::Request.code());
+        assert_eq!(open("{\"x\":2}", 7).0, request_code);
+        assert_eq!(open("", -1).0, request_code);
+        // A secret that is not JSON, a raw token, lengths past the input.
+        let bad = [payload, tool, "{"].concat();
+        let r = seal_with(
+            &c,
+            bad.as_bytes(),
+            &mut out_buf(),
+            OP_VIEW,
+            [7, 4, -1, 1, -1],
+            now,
+        );
+        assert_eq!(r, f64::from(STATUS_SECRET_NOT_JSON));
+        let r = seal_with(&c, input.as_bytes(), &mut out_buf(), OP_RAW, lens, now);
+        assert_eq!(r, f64::from(STATUS_UNKNOWN_OP));
+        let r = seal_with(
+            &c,
+            input.as_bytes(),
+            &mut out_buf(),
+            OP_VIEW,
+            [7, 4, -1, 5, 99],
+            now,
+        );
+        assert_eq!(r, f64::from(STATUS_BAD_INPUT));
+    }
+
+    fn out_buf() -> Vec<u8> {
+        Vec::new()
+    }
 
     #[test]
     fn options_that_build_no_codec_are_its_config_codes() {

@@ -32,6 +32,13 @@ pub const STATUS_PAYLOAD_NOT_JSON: i8 = -14;
 /// The token would be longer than `maxTokenBytes`.
 pub const STATUS_TOKEN_TOO_LARGE: i8 = -15;
 
+/// The secret is not one JSON text (`sealSecretIo`).
+pub const STATUS_SECRET_NOT_JSON: i8 = -17;
+/// The request has no RFC 8785 canonical form (`sealSecretIo`).
+pub const STATUS_REQUEST_INVALID: i8 = -18;
+/// The platform CSPRNG gave no nonce (`sealSecretIo`).
+pub const STATUS_NO_RANDOMNESS: i8 = -19;
+
 /// The `WasmCodec` could not be built (its `configError` is not 0): no
 /// codec to seal or open with. The glue never calls one.
 pub const STATUS_NO_CODEC: i8 = -16;
