@@ -38,8 +38,9 @@ pub const REQUEST_LABEL: &[u8] = b"mcp-sealed-state/v1/request:";
 /// Construction options. Keys are copied into keyed MAC states.
 #[derive(Clone, Debug)]
 pub struct CodecOptions<K> {
-    /// First seals, all open. Empty: ephemeral key (dev) or an error (production).
-    pub keys: Vec<K>,
+    /// First seals, all open. `None`: the ephemeral key (dev) or an error
+    /// (production); an empty list is an error, never the ephemeral key.
+    pub keys: Option<Vec<K>>,
     pub ttl_seconds: i64,
     pub leeway_seconds: i64,
     pub max_token_bytes: usize,
@@ -51,7 +52,7 @@ pub struct CodecOptions<K> {
 impl<K> Default for CodecOptions<K> {
     fn default() -> Self {
         CodecOptions {
-            keys: Vec::new(),
+            keys: None,
             ttl_seconds: DEFAULT_TTL_SECONDS,
             leeway_seconds: 0,
             max_token_bytes: DEFAULT_MAX_TOKEN_BYTES,
@@ -65,7 +66,7 @@ impl<K: AsRef<[u8]>> CodecOptions<K> {
     /// Options with these keys and the defaults.
     pub fn with_keys(keys: Vec<K>) -> Self {
         CodecOptions {
-            keys,
+            keys: Some(keys),
             ..Default::default()
         }
     }
@@ -210,7 +211,7 @@ impl Codec {
         if options.leeway_seconds < 0 {
             return Err(ConfigError::NegativeLeeway);
         }
-        let keys = Keys::new(&options.keys, options.production)?;
+        let keys = Keys::new(options.keys.as_deref(), options.production)?;
         #[cfg(not(target_arch = "wasm32"))]
         if keys.is_ephemeral() && crate::keys::ephemeral_warning_due() {
             eprintln!("{}", crate::keys::EPHEMERAL_KEY_WARNING);

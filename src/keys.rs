@@ -48,6 +48,9 @@ pub enum KeyError {
     NoRandomness,
     /// Key `index` is the same bytes as key `first` (a list holds each key once).
     Duplicate { index: usize, first: usize },
+    /// A key list with no key in it: a configuration error, never "no key"
+    /// (it must not fall back to the ephemeral key).
+    Empty,
 }
 
 impl core::fmt::Display for KeyError {
@@ -61,6 +64,9 @@ impl core::fmt::Display for KeyError {
                 "no key configured, and production mode refuses the ephemeral development key",
             ),
             KeyError::NoRandomness => f.write_str("the platform's random number generator failed"),
+            KeyError::Empty => f.write_str(
+                "the key list is empty; give at least one key (or no key option for the development key)",
+            ),
             KeyError::Duplicate { index, first } => {
                 write!(
                     f,
@@ -98,15 +104,21 @@ pub(crate) fn ephemeral_warning_due() -> bool {
 }
 
 impl Keys {
-    /// Key the MAC states. An empty list gives the ephemeral key unless
-    /// `production` is set.
-    pub(crate) fn new<K: AsRef<[u8]>>(keys: &[K], production: bool) -> Result<Keys, KeyError> {
-        if keys.is_empty() {
+    /// Key the MAC states. No list (`None`) gives the ephemeral key unless
+    /// `production` is set; an empty list is an error.
+    pub(crate) fn new<K: AsRef<[u8]>>(
+        keys: Option<&[K]>,
+        production: bool,
+    ) -> Result<Keys, KeyError> {
+        let Some(keys) = keys else {
             return if production {
                 Err(KeyError::Missing)
             } else {
                 Keys::ephemeral()
             };
+        };
+        if keys.is_empty() {
+            return Err(KeyError::Empty);
         }
         let mut macs = Vec::with_capacity(keys.len());
         for (index, key) in keys.iter().enumerate() {
@@ -173,15 +185,15 @@ mod tests {
     #[test]
     fn refuses_short_keys() {
         assert_eq!(
-            Keys::new(&[[1u8; 31]], false).unwrap_err(),
+            Keys::new(Some(&[[1u8; 31]]), false).unwrap_err(),
             KeyError::TooShort { index: 0, len: 31 }
         );
         let keys: [&[u8]; 2] = [&[1u8; 32], b"short"];
         assert_eq!(
-            Keys::new(&keys, false).unwrap_err(),
+            Keys::new(Some(&keys), false).unwrap_err(),
             KeyError::TooShort { index: 1, len: 5 }
         );
-        assert!(Keys::new(&[[1u8; 32]], false).is_ok());
+        assert!(Keys::new(Some(&[[1u8; 32]]), false).is_ok());
     }
 
     #[test]
@@ -189,21 +201,31 @@ mod tests {
         let (a, b) = ([1u8; 32], [2u8; 32]);
         let keys: [&[u8]; 3] = [&a, &b, &a];
         assert_eq!(
-            Keys::new(&keys, false).unwrap_err(),
+            Keys::new(Some(&keys), false).unwrap_err(),
             KeyError::Duplicate { index: 2, first: 0 }
         );
         let keys: [&[u8]; 2] = [&a, &b];
-        assert!(Keys::new(&keys, false).is_ok());
+        assert!(Keys::new(Some(&keys), false).is_ok());
     }
 
     #[test]
     fn missing_key_in_production_is_an_error() {
         assert_eq!(
-            Keys::new::<&[u8]>(&[], true).unwrap_err(),
+            Keys::new::<&[u8]>(None, true).unwrap_err(),
             KeyError::Missing
         );
-        let dev = Keys::new::<&[u8]>(&[], false).unwrap();
+        let dev = Keys::new::<&[u8]>(None, false).unwrap();
         assert!(dev.is_ephemeral());
+    }
+
+    #[test]
+    fn an_empty_list_is_an_error_never_the_ephemeral_key() {
+        for production in [false, true] {
+            assert_eq!(
+                Keys::new::<&[u8]>(Some(&[]), production).unwrap_err(),
+                KeyError::Empty
+            );
+        }
     }
 
     #[test]
@@ -224,7 +246,7 @@ mod tests {
 
     #[test]
     fn debug_prints_no_key_material() {
-        let k = Keys::new(&[b"0123456789abcdef0123456789abcdef"], false).unwrap();
+        let k = Keys::new(Some(&[b"0123456789abcdef0123456789abcdef"]), false).unwrap();
         assert_eq!(format!("{k:?}"), "Keys { count: 1, ephemeral: false }");
     }
 }

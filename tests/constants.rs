@@ -185,6 +185,7 @@ fn config_errors() -> Vec<String> {
         ),
         (io::CONFIG_BAD_OPTIONS, js(io::BAD_OPTIONS_MESSAGE)),
         (io::CONFIG_KEY_DUPLICATE, js(&duplicate)),
+        (io::CONFIG_KEY_EMPTY, js(&KeyError::Empty.to_string())),
     ];
     for (i, (code, _)) in by_code.iter().enumerate() {
         assert_eq!(usize::from(*code), i, "config codes are 0, 1, 2, ...");

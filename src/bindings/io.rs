@@ -37,7 +37,12 @@ pub fn codec(
         list.push(key);
         rest = tail;
     }
-    let mut options = CodecOptions::with_keys(list);
+    // The glue refuses `key: []` itself; no key bytes here means no key option.
+    let mut options = if list.is_empty() {
+        CodecOptions::default()
+    } else {
+        CodecOptions::with_keys(list)
+    };
     options.ttl_seconds = whole(ttl_seconds).ok_or(bad)?;
     options.leeway_seconds = whole(leeway_seconds).ok_or(bad)?;
     options.max_token_bytes = whole(max_token_bytes)

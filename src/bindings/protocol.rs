@@ -69,6 +69,8 @@ pub const CONFIG_NEGATIVE_LEEWAY: u8 = 4;
 pub const CONFIG_BAD_OPTIONS: u8 = 5;
 /// A key is listed twice (the index of the second is above the low byte).
 pub const CONFIG_KEY_DUPLICATE: u8 = 6;
+/// The key list is empty (the glue checks this first; kept for completeness).
+pub const CONFIG_KEY_EMPTY: u8 = 7;
 /// The message of [`CONFIG_BAD_OPTIONS`] (the others are the core's `Display`).
 pub const BAD_OPTIONS_MESSAGE: &str =
     "an option is out of range (ttlSeconds, leewaySeconds and maxTokenBytes are safe integers, maxTokenBytes positive; the key lengths add up to the key bytes)";
@@ -86,6 +88,7 @@ pub fn config_error(e: crate::codec::ConfigError) -> u32 {
         ConfigError::Key(KeyError::Missing) => u32::from(CONFIG_KEY_MISSING),
         ConfigError::Key(KeyError::NoRandomness) => u32::from(CONFIG_NO_RANDOMNESS),
         ConfigError::NegativeLeeway => u32::from(CONFIG_NEGATIVE_LEEWAY),
+        ConfigError::Key(KeyError::Empty) => u32::from(CONFIG_KEY_EMPTY),
         ConfigError::Key(KeyError::Duplicate { index, .. }) => {
             u32::from(CONFIG_KEY_DUPLICATE)
                 | u32::try_from(index).unwrap_or(u32::MAX).min(0x00ff_ffff) << 8
