@@ -94,13 +94,25 @@ function secretJson(opts) {
   return json;
 }
 
-// The request's arguments as JSON (the core canonicalizes them), or undefined for none.
+// RFC 8785 (JCS) text of a JSON value as JSON.parse gives it: JS's own
+// number and string forms are the RFC's, and the default sort compares UTF-16
+// code units as the RFC orders member names. The wasm core hashes it as given.
+function canonical(value) {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+}
+
+// The request's arguments as RFC 8785 JSON, or undefined for none.
 function requestJson(opts) {
   const request = opts?.request;
   if (request === undefined) return undefined;
   let json;
   try {
     json = JSON.stringify(request);
+    // Through JSON first: toJSON, undefined members and non-finite numbers as JSON has them.
+    if (typeof json === "string") json = canonical(JSON.parse(json));
   } catch (e) {
     throw new TypeError(`mcp-sealed-state: request is not JSON-serializable (${thrownText(e)})`, { cause: e });
   }
