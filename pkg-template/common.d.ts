@@ -3,7 +3,7 @@ export declare const STATE_META_KEY: "ng-mcp-ui/state";
 /** The one message of every token failure; it never says which check failed. */
 export declare const SEALED_STATE_INVALID_MESSAGE: string;
 
-export type SealedStateReason = "malformed" | "mac" | "expired" | "bind" | "purpose";
+export type SealedStateReason = "malformed" | "mac" | "expired" | "bind" | "purpose" | "request";
 
 /** A token failed to open (or to read). `message` is always SEALED_STATE_INVALID_MESSAGE. */
 export declare class SealedStateError extends Error {

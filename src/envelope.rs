@@ -12,13 +12,14 @@
 use crate::json;
 use crate::purpose::Purpose;
 
-/// Longest envelope JSON around a payload, a tool and a bind tag: the fixed
-/// text, a tool escaped at the worst rate (`\u00XX`, 6 bytes per byte), the
-/// longest `exp` and a 22-char tag. For reserving a buffer before writing.
+/// Longest envelope JSON around a payload, a tool, `s`, `q` and a bind tag:
+/// the fixed text, a tool escaped at the worst rate (`\u00XX`, 6 bytes per
+/// byte), the longest `exp` and the tags. For reserving a buffer before writing.
 #[cfg(feature = "edge")]
 pub fn max_len(
     purpose: Purpose<&str>,
     payload: Option<&str>,
+    extra: Extra<'_>,
     bind_tag: Option<&str>,
 ) -> Option<usize> {
     let tool = purpose.tool().map_or(0, str::len);
@@ -26,7 +27,9 @@ pub fn max_len(
         .map_or(0, str::len)
         .checked_add(tool.checked_mul(6)?)?
         .checked_add(bind_tag.map_or(0, str::len))?
-        .checked_add(64)
+        .checked_add(extra.secret.map_or(0, str::len))?
+        .checked_add(extra.request.map_or(0, str::len))?
+        .checked_add(64 + 16)
 }
 
 /// Write the envelope JSON for `purpose`, `payload`, `exp` and an optional
@@ -37,6 +40,7 @@ pub fn max_len(
 pub fn write(
     purpose: Purpose<&str>,
     payload: Option<&str>,
+    extra: Extra<'_>,
     exp: i64,
     bind_tag: Option<&str>,
     out: &mut String,
@@ -52,18 +56,40 @@ pub fn write(
         Purpose::View => {
             out.push_str("{\"p\":\"v\",\"d\":");
             out.push_str(payload);
-            out.push('}');
+            write_extra(extra, out);
         }
         Purpose::RequestState(tool) => {
             out.push_str("{\"p\":\"r\",\"d\":");
             out.push_str(payload);
             out.push_str(",\"o\":");
             json::write_string(tool, out);
-            out.push('}');
+            write_extra(extra, out);
         }
     }
     out.push_str(",\"exp\":");
     write_tail(exp, bind_tag, out);
+}
+
+/// The optional members of a purpose envelope after `d` and `o`: the sealed
+/// secret `s` and the request digest `q`, both base64url (no escaping).
+#[cfg(feature = "edge")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extra<'a> {
+    pub secret: Option<&'a str>,
+    pub request: Option<&'a str>,
+}
+
+/// `s` and `q` when present, and the purpose envelope's closing brace.
+#[cfg(feature = "edge")]
+fn write_extra(extra: Extra<'_>, out: &mut String) {
+    for (name, value) in [(",\"s\":\"", extra.secret), (",\"q\":\"", extra.request)] {
+        if let Some(value) = value {
+            out.push_str(name);
+            out.push_str(value);
+            out.push('"');
+        }
+    }
+    out.push('}');
 }
 
 /// `exp`'s value, the optional bind tag and the closing brace.
@@ -87,11 +113,11 @@ pub struct Envelope<'a> {
     pub exp: i64,
     /// Raw JSON of `b`, if present (any JSON type: it is judged at the bind step).
     pub b: Option<&'a str>,
-    /// The `p`, `d` and `o` members of `p`, when [`parse`] found them on its
+    /// The `p`, `d`, `o`, `s` and `q` members of `p`, when [`parse`] found them on its
     /// pass (`Some(None)`: `p` repeats one of them); `None` when it did not
     /// (`p` is not an object, or its key is spelled with escapes), and
     /// [`Envelope::claim`] reads `p` itself.
-    inner: Option<Option<Picked<'a, 3>>>,
+    inner: Option<Option<Picked<'a, 5>>>,
 }
 
 /// Values of the wanted members, in the order of their names.
@@ -182,23 +208,55 @@ pub fn parse(body: &str) -> Option<Envelope<'_>> {
 pub(crate) const OUTER_MEMBERS: [&str; 3] = ["p", "exp", "b"];
 
 /// The members of a purpose envelope.
-const PURPOSE_MEMBERS: [&str; 3] = ["p", "d", "o"];
+const PURPOSE_MEMBERS: [&str; 5] = ["p", "d", "o", "s", "q"];
+
+/// What `p` claims, with the raw JSON of the secret `s` and the request
+/// digest `q` of a purpose envelope (for a raw token, neither).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim<'a> {
+    pub purpose: Purpose<String>,
+    pub payload: &'a str,
+    pub secret: Option<&'a str>,
+    pub request: Option<&'a str>,
+}
 
 impl<'a> Envelope<'a> {
     /// The purpose `p` claims, and the payload under it. A `p` that is not a
     /// purpose envelope (a raw `mint` token, an unknown purpose, a missing `d`
     /// or `o`) claims [`Purpose::Raw`], with all of `p` as the payload.
+    #[cfg(test)]
     pub fn claim(&self) -> (Purpose<String>, &'a str) {
+        let c = self.claim_all();
+        (c.purpose, c.payload)
+    }
+
+    /// The claim of [`Envelope::claim`], with `s` and `q`.
+    pub fn claim_all(&self) -> Claim<'a> {
         let picked = match self.inner {
             Some(picked) => picked,
             None => pick_purpose_members(self.p),
         };
-        picked.and_then(purposed).unwrap_or((Purpose::Raw, self.p))
+        picked
+            .and_then(|[p, d, o, s, q]| {
+                let (purpose, payload) = purposed([p, d, o])?;
+                Some(Claim {
+                    purpose,
+                    payload,
+                    secret: s,
+                    request: q,
+                })
+            })
+            .unwrap_or(Claim {
+                purpose: Purpose::Raw,
+                payload: self.p,
+                secret: None,
+                request: None,
+            })
     }
 }
 
-/// The `p`, `d` and `o` members of `p` when it is an object, by a scan of its own.
-fn pick_purpose_members(p: &str) -> Option<Picked<'_, 3>> {
+/// The `p`, `d`, `o`, `s` and `q` members of `p` when it is an object, by a scan of its own.
+fn pick_purpose_members(p: &str) -> Option<Picked<'_, 5>> {
     if !p.starts_with('{') {
         return None;
     }
@@ -250,8 +308,8 @@ mod tests {
         tag: Option<&str>,
     ) -> String {
         let mut s = String::new();
-        write(purpose, payload, exp, tag, &mut s);
-        assert!(s.len() <= max_len(purpose, payload, tag).unwrap());
+        write(purpose, payload, Extra::default(), exp, tag, &mut s);
+        assert!(s.len() <= max_len(purpose, payload, Extra::default(), tag).unwrap());
         s
     }
 

@@ -22,16 +22,19 @@ pub enum Reason {
     Bind = 4,
     /// Another purpose (view vs requestState) or, for requestState, another tool.
     Purpose = 5,
+    /// The request's arguments differ from those sealed, or one side has none.
+    Request = 6,
 }
 
 impl Reason {
     /// Every reason, in code order (the code is the `repr(u8)` value).
-    pub const ALL: [Reason; 5] = [
+    pub const ALL: [Reason; 6] = [
         Reason::Malformed,
         Reason::Mac,
         Reason::Expired,
         Reason::Bind,
         Reason::Purpose,
+        Reason::Request,
     ];
 
     /// The number the wasm bindings report it by.
@@ -47,6 +50,7 @@ impl Reason {
             Reason::Expired => "expired",
             Reason::Bind => "bind",
             Reason::Purpose => "purpose",
+            Reason::Request => "request",
         }
     }
 }

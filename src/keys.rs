@@ -8,7 +8,26 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::secret::SecretKey;
+
 pub(crate) type HmacSha256 = Hmac<Sha256>;
+
+/// One configured key, ready to use: its keyed MAC state and the cipher of
+/// its derived secret-part key (both made once, at construction).
+#[derive(Clone)]
+pub(crate) struct Key {
+    pub(crate) mac: HmacSha256,
+    pub(crate) secret: SecretKey,
+}
+
+impl Key {
+    fn new(key: &[u8]) -> Option<Key> {
+        Some(Key {
+            mac: keyed(key).ok()?,
+            secret: SecretKey::new(key),
+        })
+    }
+}
 
 /// Keys shorter than this are refused.
 pub const MIN_KEY_BYTES: usize = 32;
@@ -29,6 +48,9 @@ pub enum KeyError {
     NoRandomness,
     /// Key `index` is the same bytes as key `first` (a list holds each key once).
     Duplicate { index: usize, first: usize },
+    /// A key list with no key in it: a configuration error, never "no key"
+    /// (it must not fall back to the ephemeral key).
+    Empty,
 }
 
 impl core::fmt::Display for KeyError {
@@ -42,6 +64,9 @@ impl core::fmt::Display for KeyError {
                 "no key configured, and production mode refuses the ephemeral development key",
             ),
             KeyError::NoRandomness => f.write_str("the platform's random number generator failed"),
+            KeyError::Empty => f.write_str(
+                "the key list is empty; give at least one key (or no key option for the development key)",
+            ),
             KeyError::Duplicate { index, first } => {
                 write!(
                     f,
@@ -57,7 +82,7 @@ impl std::error::Error for KeyError {}
 /// The keyed MAC states. Holds no raw key bytes and prints none.
 #[derive(Clone)]
 pub(crate) struct Keys {
-    macs: Vec<HmacSha256>,
+    macs: Vec<Key>,
     ephemeral: bool,
 }
 
@@ -79,15 +104,21 @@ pub(crate) fn ephemeral_warning_due() -> bool {
 }
 
 impl Keys {
-    /// Key the MAC states. An empty list gives the ephemeral key unless
-    /// `production` is set.
-    pub(crate) fn new<K: AsRef<[u8]>>(keys: &[K], production: bool) -> Result<Keys, KeyError> {
-        if keys.is_empty() {
+    /// Key the MAC states. No list (`None`) gives the ephemeral key unless
+    /// `production` is set; an empty list is an error.
+    pub(crate) fn new<K: AsRef<[u8]>>(
+        keys: Option<&[K]>,
+        production: bool,
+    ) -> Result<Keys, KeyError> {
+        let Some(keys) = keys else {
             return if production {
                 Err(KeyError::Missing)
             } else {
                 Keys::ephemeral()
             };
+        };
+        if keys.is_empty() {
+            return Err(KeyError::Empty);
         }
         let mut macs = Vec::with_capacity(keys.len());
         for (index, key) in keys.iter().enumerate() {
@@ -103,7 +134,7 @@ impl Keys {
             if let Some(first) = keys.iter().take(index).position(|k| k.as_ref() == key) {
                 return Err(KeyError::Duplicate { index, first });
             }
-            macs.push(keyed(key).map_err(|_| KeyError::TooShort {
+            macs.push(Key::new(key).ok_or(KeyError::TooShort {
                 index,
                 len: key.len(),
             })?);
@@ -118,7 +149,7 @@ impl Keys {
     pub(crate) fn ephemeral() -> Result<Keys, KeyError> {
         let mut key = [0u8; MIN_KEY_BYTES];
         getrandom::fill(&mut key).map_err(|_| KeyError::NoRandomness)?;
-        let mac = keyed(&key).map_err(|_| KeyError::NoRandomness);
+        let mac = Key::new(&key).ok_or(KeyError::NoRandomness);
         key.fill(0);
         Ok(Keys {
             macs: vec![mac?],
@@ -132,12 +163,12 @@ impl Keys {
     }
 
     /// The key that seals.
-    pub(crate) fn sealing(&self) -> Option<&HmacSha256> {
+    pub(crate) fn sealing(&self) -> Option<&Key> {
         self.macs.first()
     }
 
     /// Every key that opens, the sealing one first.
-    pub(crate) fn all(&self) -> &[HmacSha256] {
+    pub(crate) fn all(&self) -> &[Key] {
         &self.macs
     }
 }
@@ -154,15 +185,15 @@ mod tests {
     #[test]
     fn refuses_short_keys() {
         assert_eq!(
-            Keys::new(&[[1u8; 31]], false).unwrap_err(),
+            Keys::new(Some(&[[1u8; 31]]), false).unwrap_err(),
             KeyError::TooShort { index: 0, len: 31 }
         );
         let keys: [&[u8]; 2] = [&[1u8; 32], b"short"];
         assert_eq!(
-            Keys::new(&keys, false).unwrap_err(),
+            Keys::new(Some(&keys), false).unwrap_err(),
             KeyError::TooShort { index: 1, len: 5 }
         );
-        assert!(Keys::new(&[[1u8; 32]], false).is_ok());
+        assert!(Keys::new(Some(&[[1u8; 32]]), false).is_ok());
     }
 
     #[test]
@@ -170,21 +201,31 @@ mod tests {
         let (a, b) = ([1u8; 32], [2u8; 32]);
         let keys: [&[u8]; 3] = [&a, &b, &a];
         assert_eq!(
-            Keys::new(&keys, false).unwrap_err(),
+            Keys::new(Some(&keys), false).unwrap_err(),
             KeyError::Duplicate { index: 2, first: 0 }
         );
         let keys: [&[u8]; 2] = [&a, &b];
-        assert!(Keys::new(&keys, false).is_ok());
+        assert!(Keys::new(Some(&keys), false).is_ok());
     }
 
     #[test]
     fn missing_key_in_production_is_an_error() {
         assert_eq!(
-            Keys::new::<&[u8]>(&[], true).unwrap_err(),
+            Keys::new::<&[u8]>(None, true).unwrap_err(),
             KeyError::Missing
         );
-        let dev = Keys::new::<&[u8]>(&[], false).unwrap();
+        let dev = Keys::new::<&[u8]>(None, false).unwrap();
         assert!(dev.is_ephemeral());
+    }
+
+    #[test]
+    fn an_empty_list_is_an_error_never_the_ephemeral_key() {
+        for production in [false, true] {
+            assert_eq!(
+                Keys::new::<&[u8]>(Some(&[]), production).unwrap_err(),
+                KeyError::Empty
+            );
+        }
     }
 
     #[test]
@@ -193,6 +234,7 @@ mod tests {
             let keys = Keys::ephemeral().unwrap();
             keys.sealing()
                 .unwrap()
+                .mac
                 .clone()
                 .chain_update(b"x")
                 .finalize()
@@ -204,7 +246,7 @@ mod tests {
 
     #[test]
     fn debug_prints_no_key_material() {
-        let k = Keys::new(&[b"0123456789abcdef0123456789abcdef"], false).unwrap();
+        let k = Keys::new(Some(&[b"0123456789abcdef0123456789abcdef"]), false).unwrap();
         assert_eq!(format!("{k:?}"), "Keys { count: 1, ephemeral: false }");
     }
 }

@@ -38,12 +38,16 @@
 pub mod clock;
 mod envelope;
 pub mod error;
+#[cfg(feature = "edge")]
+pub mod jcs;
 mod json;
 mod payload;
 pub mod purpose;
 pub mod reader;
 #[cfg(feature = "edge")]
 mod sdk_reading;
+#[cfg(feature = "edge")]
+pub mod secret;
 pub mod view_state;
 mod wire;
 
@@ -85,7 +89,9 @@ pub use reader::{read_token_unverified, TokenView};
 #[cfg(feature = "edge")]
 pub use clock::Clock;
 #[cfg(feature = "edge")]
-pub use codec::{Codec, CodecOptions, ConfigError, SealError};
+pub use codec::{
+    Codec, CodecOptions, ConfigError, OpenWith, Opened, SealError, SealWith, SealWithError,
+};
 
 /// The `_meta` key under which a tool result carries the sealed token.
 pub const STATE_META_KEY: &str = "ng-mcp-ui/state";

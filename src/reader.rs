@@ -25,6 +25,9 @@ pub struct TokenView {
     pub exp: i64,
     /// Whether it carries a bind tag.
     pub bound: bool,
+    /// Bytes of the secret part (nonce, ciphertext and tag) when it has one;
+    /// what it says stays unread (only a key holder can decrypt it).
+    pub secret_bytes: Option<usize>,
 }
 
 impl TokenView {
@@ -34,7 +37,7 @@ impl TokenView {
     }
 
     /// The whole view as one JSON object
-    /// `{"payload":..,"purpose":"view"|"requestState"|null,"tool":..,"exp":..,"bound":..}`,
+    /// `{"payload":..,"purpose":"view"|"requestState"|null,"tool":..,"exp":..,"bound":..,"hasSecret":..}`,
     /// so a JS caller gets it with a single `JSON.parse`.
     pub fn to_json(&self) -> String {
         let payload = self.payload_json();
@@ -55,9 +58,14 @@ impl TokenView {
         out.push_str(",\"exp\":");
         json::write_int(self.exp, &mut out);
         out.push_str(if self.bound {
-            ",\"bound\":true}"
+            ",\"bound\":true"
         } else {
-            ",\"bound\":false}"
+            ",\"bound\":false"
+        });
+        out.push_str(if self.secret_bytes.is_some() {
+            ",\"hasSecret\":true}"
+        } else {
+            ",\"hasSecret\":false}"
         });
         out
     }
@@ -77,14 +85,25 @@ pub fn read_token_unverified(token: &str) -> Result<TokenView, SealedStateError>
         .ok_or_else(malformed)?;
     // Parsing the envelope validates all of it, payload included.
     let env = envelope::parse(&body).ok_or_else(malformed)?;
-    let (purpose, payload) = env.claim();
+    let claim = env.claim_all();
+    let (purpose, payload) = (claim.purpose, claim.payload);
     let (exp, bound) = (env.exp, env.b.is_some());
+    let secret_bytes = match claim.secret {
+        Some(raw) => Some(
+            json::unescape(raw)
+                .and_then(|s| wire::decode(&s))
+                .ok_or_else(malformed)?
+                .len(),
+        ),
+        None => None,
+    };
     let range = payload::range_in(&body, payload).ok_or_else(malformed)?;
     Ok(TokenView {
         payload: Payload::new(body, range).ok_or_else(malformed)?,
         purpose,
         exp,
         bound,
+        secret_bytes,
     })
 }
 
@@ -117,7 +136,7 @@ mod tests {
         assert!(v.bound);
         assert_eq!(
             v.to_json(),
-            "{\"payload\":{\"board\":[0,1]},\"purpose\":\"view\",\"tool\":null,\"exp\":1700000000,\"bound\":true}"
+            "{\"payload\":{\"board\":[0,1]},\"purpose\":\"view\",\"tool\":null,\"exp\":1700000000,\"bound\":true,\"hasSecret\":false}"
         );
     }
 
@@ -130,6 +149,12 @@ mod tests {
             (Purpose::RequestState("mo\"ve"), "\"é\"")
         );
         assert!(v.to_json().contains("\"tool\":\"mo\\\"ve\""));
+        let secret = token_with_body("{\"p\":{\"p\":\"v\",\"d\":1,\"s\":\"AAAA\"},\"exp\":5}");
+        assert_eq!(
+            read_token_unverified(&secret).unwrap().secret_bytes,
+            Some(3)
+        );
+        assert_eq!(v.secret_bytes, None);
         let raw = read_token_unverified(&token_with_body("{\"p\":[1,2],\"exp\":5}")).unwrap();
         assert_eq!(
             (raw.purpose.as_deref(), raw.payload_json(), raw.bound),

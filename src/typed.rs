@@ -60,6 +60,8 @@ pub enum SealValueError {
     /// The codec refused to seal it (for example, the token would exceed
     /// `max_token_bytes`).
     Codec(codec::SealError),
+    /// The codec refused the secret or the request (see [`codec::SealWithError`]).
+    With(codec::SealWithError),
 }
 
 impl core::fmt::Display for SealValueError {
@@ -67,6 +69,7 @@ impl core::fmt::Display for SealValueError {
         match self {
             SealValueError::Serialize(e) => write!(f, "the payload could not be serialized: {e}"),
             SealValueError::Codec(e) => e.fmt(f),
+            SealValueError::With(e) => e.fmt(f),
         }
     }
 }
@@ -76,6 +79,7 @@ impl std::error::Error for SealValueError {
         match self {
             SealValueError::Serialize(e) => Some(e),
             SealValueError::Codec(e) => Some(e),
+            SealValueError::With(e) => Some(e),
         }
     }
 }
@@ -155,6 +159,37 @@ fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, OpenError> {
     serde_json::from_str(json).map_err(OpenError::Payload)
 }
 
+/// A secret, if any, as JSON text.
+fn secret_json<S: Serialize + ?Sized>(
+    secret: Option<&S>,
+) -> Result<Option<String>, SealValueError> {
+    secret.map(to_json).transpose()
+}
+
+/// The payload as a `T` and the secret, if the token has one, as an `S`.
+fn opened<T: DeserializeOwned, S: DeserializeOwned>(
+    o: codec::Opened,
+) -> Result<(T, Option<S>), OpenError> {
+    let payload = from_json(o.payload.payload_json())?;
+    let secret = o.secret.as_deref().map(from_json).transpose()?;
+    Ok((payload, secret))
+}
+
+/// What a typed requestState token binds besides its tool: a principal and
+/// the request's arguments (compared by their RFC 8785 canonical form).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RequestWith<'a> {
+    pub bind: Option<&'a str>,
+    pub request: Option<&'a serde_json::Value>,
+}
+
+impl RequestWith<'_> {
+    /// The request as JSON text (a `Value` always serializes).
+    fn request_json(&self) -> Option<String> {
+        self.request.map(serde_json::Value::to_string)
+    }
+}
+
 impl Typed<'_> {
     /// [`Codec::seal`] for a `T: Serialize`: a view token.
     pub fn seal<T: Serialize + ?Sized>(
@@ -177,6 +212,64 @@ impl Typed<'_> {
         self.codec
             .seal_request_state(&to_json(value)?, tool, bind)
             .map_err(SealValueError::Codec)
+    }
+
+    /// [`Codec::seal_with_secret`]: a view token with a readable `T` and a
+    /// secret `S` only a key holder reads.
+    pub fn seal_with_secret<T: Serialize + ?Sized, S: Serialize + ?Sized>(
+        &self,
+        value: &T,
+        secret: Option<&S>,
+        bind: Option<&str>,
+    ) -> Result<String, SealValueError> {
+        let secret = secret_json(secret)?;
+        self.codec
+            .seal_with_secret(&to_json(value)?, secret.as_deref(), bind)
+            .map_err(SealValueError::With)
+    }
+
+    /// [`Codec::seal_request_state_with`] for serde values.
+    pub fn seal_request_state_with<T: Serialize + ?Sized, S: Serialize + ?Sized>(
+        &self,
+        value: &T,
+        tool: &str,
+        secret: Option<&S>,
+        with: RequestWith<'_>,
+    ) -> Result<String, SealValueError> {
+        let secret = secret_json(secret)?;
+        let request = with.request_json();
+        let with = codec::SealWith {
+            bind: with.bind,
+            secret: secret.as_deref(),
+            request: request.as_deref(),
+        };
+        self.codec
+            .seal_request_state_with(&to_json(value)?, tool, with)
+            .map_err(SealValueError::With)
+    }
+
+    /// [`Codec::open_with_secret`] into a `T` and an `S`.
+    pub fn open_with_secret<T: DeserializeOwned, S: DeserializeOwned>(
+        &self,
+        token: &str,
+        bind: Option<&str>,
+    ) -> Result<(T, Option<S>), OpenError> {
+        opened(self.codec.open_with_secret(token, bind)?)
+    }
+
+    /// [`Codec::open_request_state_with`] into a `T` and an `S`.
+    pub fn open_request_state_with<T: DeserializeOwned, S: DeserializeOwned>(
+        &self,
+        token: &str,
+        tool: &str,
+        with: RequestWith<'_>,
+    ) -> Result<(T, Option<S>), OpenError> {
+        let request = with.request_json();
+        let with = codec::OpenWith {
+            bind: with.bind,
+            request: request.as_deref(),
+        };
+        opened(self.codec.open_request_state_with(token, tool, with)?)
     }
 
     /// [`Codec::mint`] for a `T: Serialize`: a raw v1 token, as the SDK's `mint`.

@@ -123,8 +123,89 @@ fn verify_json_is_one_object() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         v,
-        serde_json::json!({"ok": true, "payload": {"board": "X...O....", "turn": 2}, "purpose": "requestState", "tool": "move"})
+        serde_json::json!({"ok": true, "payload": {"board": "X...O....", "turn": 2}, "secret": null, "purpose": "requestState", "tool": "move"})
     );
+}
+
+#[test]
+fn a_secret_is_sealed_verified_and_never_shown_by_inspect() {
+    let secret = r#"{"seed":"4f2a","gameId":17}"#;
+    let t = stdout(&run(Some(KEY), &["seal", "--secret", secret, GAME]));
+    assert_eq!(
+        stdout(&run(Some(KEY), &["verify", &t])),
+        format!("{GAME}\nsecret: {secret}")
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&run(Some(KEY), &["verify", "--json", &t]))).unwrap();
+    assert_eq!(
+        v["secret"],
+        serde_json::json!({"seed": "4f2a", "gameId": 17})
+    );
+    assert_eq!(v["payload"]["turn"], 2);
+    // The library opens the command's secret, and the command the library's.
+    let lib = codec(KEY).open_with_secret(&t, None).unwrap();
+    assert_eq!(lib.secret.as_deref(), Some(secret));
+    let from_lib = codec(KEY).seal_with_secret("1", Some("[2]"), None).unwrap();
+    assert_eq!(
+        stdout(&run(Some(KEY), &["verify", &from_lib])),
+        "1\nsecret: [2]"
+    );
+    // inspect: the size only, never the text.
+    let shown = stdout(&run(None, &["inspect", &t]));
+    let n = 24 + secret.len() + 16;
+    assert!(
+        shown.contains(&format!("secret: encrypted ({n} bytes)")),
+        "{shown}"
+    );
+    assert!(!shown.contains("4f2a"));
+    let j: serde_json::Value =
+        serde_json::from_str(&stdout(&run(None, &["inspect", "--json", &t]))).unwrap();
+    assert_eq!(
+        j["secret"],
+        serde_json::json!({"encrypted": true, "bytes": n})
+    );
+    // Another key: refused as mac, nothing of the secret on either stream.
+    let other = run(
+        Some("another key of at least thirty-two bytes"),
+        &["verify", &t],
+    );
+    assert_eq!(other.status.code(), Some(1));
+    assert!(stderr(&other).contains("refused: mac"));
+    for stream in [&other.stdout, &other.stderr] {
+        assert!(!String::from_utf8_lossy(stream).contains("4f2a"));
+    }
+    // A secret that is not JSON is a usage error, and not echoed.
+    let bad = run(Some(KEY), &["seal", "--secret", "{hidden", "1"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(!stderr(&bad).contains("hidden"));
+}
+
+#[test]
+fn a_request_bound_token_verifies_only_with_its_request() {
+    let t = stdout(&run(
+        Some(KEY),
+        &[
+            "seal",
+            "--tool",
+            "move",
+            "--request",
+            r#"{"b":2,"a":1}"#,
+            GAME,
+        ],
+    ));
+    let verify = |request: Option<&str>| {
+        let mut args = vec!["verify", "--tool", "move"];
+        if let Some(r) = request {
+            args.extend(["--request", r]);
+        }
+        args.push(&t);
+        run(Some(KEY), &args)
+    };
+    assert_eq!(stdout(&verify(Some(r#"{"a":1,"b":2}"#))), GAME);
+    for refused in [verify(Some(r#"{"a":1,"b":3}"#)), verify(None)] {
+        assert_eq!(refused.status.code(), Some(1));
+        assert!(stderr(&refused).contains("refused: request"));
+    }
 }
 
 #[test]

@@ -293,3 +293,20 @@ fn every_sealer_checks_its_payload() {
         }
     }
 }
+
+#[test]
+fn an_empty_key_list_is_refused_never_the_ephemeral_key() {
+    use mcp_sealed_state::keys::KeyError;
+    for production in [false, true] {
+        let mut o = CodecOptions::<Vec<u8>>::with_keys(vec![]);
+        o.production = production;
+        assert_eq!(
+            Codec::new(o).unwrap_err(),
+            mcp_sealed_state::ConfigError::Key(KeyError::Empty)
+        );
+    }
+    // No key option at all is still the development key.
+    assert!(Codec::new(CodecOptions::<Vec<u8>>::default())
+        .unwrap()
+        .is_ephemeral());
+}

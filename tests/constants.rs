@@ -116,7 +116,7 @@ fn render() -> String {
         "Operation codes and statuses of the edge build's sealIo/openIo (src/bindings/protocol.rs).",
         "IO",
         format!(
-            "Object.freeze({{ VIEW: {}, REQUEST_STATE: {}, RAW: {}, SDK: {}, BAD_INPUT: {}, UNKNOWN_OP: {}, INVALID_CLOCK: {}, OUT_OF_MEMORY: {}, PAYLOAD_NOT_JSON: {}, TOKEN_TOO_LARGE: {}, NO_CODEC: {} }})",
+            "Object.freeze({{ VIEW: {}, REQUEST_STATE: {}, RAW: {}, SDK: {}, BAD_INPUT: {}, UNKNOWN_OP: {}, INVALID_CLOCK: {}, OUT_OF_MEMORY: {}, PAYLOAD_NOT_JSON: {}, TOKEN_TOO_LARGE: {}, NO_CODEC: {}, SECRET_NOT_JSON: {}, REQUEST_NOT_CANONICAL: {}, NO_RANDOMNESS: {}, WITH_SECRET: {} }})",
             io::OP_VIEW,
             io::OP_REQUEST_STATE,
             io::OP_RAW,
@@ -127,7 +127,11 @@ fn render() -> String {
             io::STATUS_OUT_OF_MEMORY,
             io::STATUS_PAYLOAD_NOT_JSON,
             io::STATUS_TOKEN_TOO_LARGE,
-            io::STATUS_NO_CODEC
+            io::STATUS_NO_CODEC,
+            io::STATUS_SECRET_NOT_JSON,
+            io::STATUS_REQUEST_NOT_CANONICAL,
+            io::STATUS_NO_RANDOMNESS,
+            io::OP_WITH_SECRET
         ),
     );
     line(
@@ -190,6 +194,7 @@ fn config_errors() -> Vec<String> {
         ),
         (io::CONFIG_BAD_OPTIONS, js(io::BAD_OPTIONS_MESSAGE)),
         (io::CONFIG_KEY_DUPLICATE, js(&duplicate)),
+        (io::CONFIG_KEY_EMPTY, js(&KeyError::Empty.to_string())),
     ];
     for (i, (code, _)) in by_code.iter().enumerate() {
         assert_eq!(usize::from(*code), i, "config codes are 0, 1, 2, ...");

@@ -54,6 +54,8 @@ fn seal(what: u8, payload: &str, bind: Option<&str>) -> Result<String, f64> {
         payload.len(),
         0,
         bind_len,
+        -1,
+        -1,
         NOW_MS,
     );
     if n < 0.0 {
@@ -76,6 +78,7 @@ fn open(what: u8, token: &str, bind: Option<&str>, now_ms: f64) -> Result<String
         token.len(),
         0,
         bind_len,
+        -1,
         now_ms,
     );
     if n < 0.0 {

@@ -366,3 +366,55 @@ fn number_formats_differ_yet_both_tokens_open() {
     let view: TokenView = mcp_sealed_state::read_token_unverified(&from_serde).unwrap();
     assert_eq!(view.payload_json(), serde_text);
 }
+
+#[test]
+fn a_typed_secret_and_request_round_trip() {
+    use mcp_sealed_state::typed::RequestWith;
+    #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+    struct Hidden {
+        seed: u64,
+        game: String,
+    }
+    let c = codec_with(&[KEY], |_| {});
+    let hidden = Hidden {
+        seed: 7,
+        game: "g-1".into(),
+    };
+    let t = c
+        .typed()
+        .seal_with_secret(&[1, 2], Some(&hidden), Some("u"))
+        .unwrap();
+    let (board, secret): (Vec<u8>, Option<Hidden>) =
+        c.typed().open_with_secret(&t, Some("u")).unwrap();
+    assert_eq!((board, secret), (vec![1, 2], Some(hidden)));
+    let args = serde_json::json!({"y": 2, "x": [1.5, "a"]});
+    let with = RequestWith {
+        bind: None,
+        request: Some(&args),
+    };
+    let rs = c
+        .typed()
+        .seal_request_state_with(&0, "move", None::<&()>, with)
+        .unwrap();
+    // The same arguments as JSON text, in another order, open it too.
+    let text = mcp_sealed_state::OpenWith {
+        bind: None,
+        request: Some("{\"x\":[1.5,\"a\"],\"y\":2}"),
+    };
+    assert!(c.open_request_state_with(&rs, "move", text).is_ok());
+    let (n, s): (u8, Option<()>) = c
+        .typed()
+        .open_request_state_with(&rs, "move", with)
+        .unwrap();
+    assert_eq!((n, s), (0, None));
+    let other = serde_json::json!({"y": 3, "x": [1.5, "a"]});
+    let changed = RequestWith {
+        bind: None,
+        request: Some(&other),
+    };
+    let e = c
+        .typed()
+        .open_request_state_with::<u8, ()>(&rs, "move", changed)
+        .unwrap_err();
+    assert_eq!(e.token_error().unwrap().reason().as_str(), "request");
+}

@@ -62,7 +62,7 @@ fn seal(
     now: f64,
 ) -> Result<String, f64> {
     let (a, b, l) = write(payload, tool, bind);
-    let n = c.seal_io(op, a, b, l, now);
+    let n = c.seal_io(op, a, b, l, -1, -1, now);
     if n < 0.0 {
         Err(n)
     } else {
@@ -80,7 +80,7 @@ fn open(
     now: f64,
 ) -> Result<String, f64> {
     let (a, b, l) = write(token, tool, bind);
-    let n = c.open_io(op, a, b, l, now);
+    let n = c.open_io(op, a, b, l, -1, now);
     if n < 0.0 {
         Err(n)
     } else {
@@ -231,11 +231,11 @@ fn statuses_for_what_the_glue_must_never_send() {
     let cap = input_buffer(1) as usize; // the same buffer: it is already big enough
     assert_ne!(cap, 0);
     assert_eq!(
-        c.seal_io(OP_VIEW, a + 1_000_000, 0, -1, NOW),
+        c.seal_io(OP_VIEW, a + 1_000_000, 0, -1, -1, -1, NOW),
         f64::from(STATUS_BAD_INPUT)
     );
     assert_eq!(
-        c.open_io(OP_VIEW, a, 0, 1_000_000, NOW),
+        c.open_io(OP_VIEW, a, 0, 1_000_000, -1, NOW),
         f64::from(STATUS_BAD_INPUT)
     );
     let ptr = input_buffer(1) as *mut u8;
@@ -244,7 +244,7 @@ fn statuses_for_what_the_glue_must_never_send() {
         *ptr = 0xff;
     }
     assert_eq!(
-        c.seal_io(OP_VIEW, 1, 0, -1, NOW),
+        c.seal_io(OP_VIEW, 1, 0, -1, -1, -1, NOW),
         f64::from(STATUS_BAD_INPUT)
     );
     // A token is read as bytes: one that is not UTF-8 is malformed, at any
@@ -257,7 +257,7 @@ fn statuses_for_what_the_glue_must_never_send() {
             *ptr.add(at) = 0xff;
         }
         assert_eq!(
-            c.open_io(OP_VIEW, a, 0, -1, NOW),
+            c.open_io(OP_VIEW, a, 0, -1, -1, NOW),
             reason(Reason::Malformed),
             "{at}"
         );
@@ -346,11 +346,11 @@ fn bad_options_are_refused() {
     let none = WasmCodec::new(&[7; 31], &[31], 600.0, 0.0, 1024.0, false);
     assert!(!none.is_ephemeral());
     assert_eq!(
-        none.seal_io(OP_VIEW, 0, 0, -1, NOW),
+        none.seal_io(OP_VIEW, 0, 0, -1, -1, -1, NOW),
         f64::from(STATUS_NO_CODEC)
     );
     assert_eq!(
-        none.open_io(OP_VIEW, 0, 0, -1, NOW),
+        none.open_io(OP_VIEW, 0, 0, -1, -1, NOW),
         f64::from(STATUS_NO_CODEC)
     );
 }

@@ -456,7 +456,7 @@ pub fn io_open(
     let (what, tool) = op(want);
     let (input, a, b, c) = io_input(token, tool, bind);
     let mut out = b"stale output".to_vec();
-    let n = io::open(codec, &input, &mut out, what, a, b, c, NOW_MS);
+    let n = io::open(codec, &input, &mut out, what, a, b, c, -1, NOW_MS);
     if n >= 0.0 {
         assert_eq!(n as usize, out.len());
         return Ok(String::from_utf8(out).expect("the payload is UTF-8"));
@@ -478,7 +478,7 @@ pub fn io_seal(
     let (what, tool) = op(want);
     let (input, a, b, c) = io_input(payload, tool, bind);
     let mut out = b"stale output".to_vec();
-    let n = io::seal(codec, &input, &mut out, what, a, b, c, NOW_MS);
+    let n = io::seal(codec, &input, &mut out, what, a, b, c, -1, -1, NOW_MS);
     if n >= 0.0 {
         assert_eq!(n as usize, out.len());
         return Ok(String::from_utf8(out).expect("a token is ASCII"));

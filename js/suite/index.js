@@ -11,5 +11,6 @@ import "./cases/clock.js";
 import "./cases/vectors.js";
 import "./cases/dropin.js";
 import "./cases/widget.js";
+import "./cases/secret.js";
 
 export { run } from "./harness.js";

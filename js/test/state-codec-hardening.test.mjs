@@ -282,8 +282,8 @@ describe("real workerd (no nodejs_compat): production comes from the env binding
       fetch(request, env) {
         return Response.json({
           typeofProcess: typeof process,
-          explicit: attempt({ key: [], production: env.NODE_ENV === "production" }),
-          implicit: attempt({ key: [] }),
+          explicit: attempt({ production: env.NODE_ENV === "production" }),
+          implicit: attempt({}),
         });
       },
     };`;

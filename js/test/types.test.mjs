@@ -19,7 +19,7 @@ const game: { board: number[] } = codec.open<{ board: number[] }>(token, { bind:
 const rs: string = codec.sealRequestState(game, "move");
 codec.openRequestState(rs, "move");
 const meta: "ng-mcp-ui/state" = STATE_META_KEY;
-try { codec.verify(codec.mint(1)); } catch (e) { if (e instanceof SealedStateError) { const r: "malformed" | "mac" | "expired" | "bind" | "purpose" = e.reason; } }
+try { codec.verify(codec.mint(1)); } catch (e) { if (e instanceof SealedStateError) { const r: "malformed" | "mac" | "expired" | "bind" | "purpose" | "request" = e.reason; } }
 const view: TokenView = readTokenUnverified(token);
 const p: "view" | "requestState" | null = view.purpose;
 const left: number = secondsLeft(token, Date.now());

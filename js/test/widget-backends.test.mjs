@@ -148,7 +148,7 @@ describe("the hostile-input rows (tests/hostile.rs) that reach the reader", () =
       ["-0", "0"],
       ["0", "0"],
     ]) {
-      assert.ok(same(token(`{"p":1,"exp":${e}}`)).endsWith(`"exp":${want},"bound":false}`), e);
+      assert.ok(same(token(`{"p":1,"exp":${e}}`)).endsWith(`"exp":${want},"bound":false,"hasSecret":false}`), e);
     }
   });
   test("purposes: unknown, missing d or o, o not a string, p not a string", () => {

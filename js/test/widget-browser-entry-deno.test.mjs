@@ -27,7 +27,7 @@ function runDeno(specifier) {
   return JSON.parse(out);
 }
 
-const want = { view: { payload: { board: [0, 1] }, purpose: "requestState", tool: "move", exp: 5, bound: true }, left: 6, bytes: 8 };
+const want = { view: { payload: { board: [0, 1] }, purpose: "requestState", tool: "move", exp: 5, bound: true, hasSecret: false }, left: 6, bytes: 8 };
 
 test("the browser entry (wasm inlined) in Deno: the JS twin at import, the wasm once ready, same results", () => {
   const r = runDeno("./../node_modules/mcp-sealed-state/widget/browser.js");

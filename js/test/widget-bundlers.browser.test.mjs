@@ -75,7 +75,7 @@ for (const name of BUNDLERS) {
         assert.equal(result.atImport, "js", "the JS twin serves the first call, before the wasm is ready");
         assert.equal(result.settled, expected);
         assert.equal(result.now, expected);
-        const want = { payload: PAYLOAD, purpose: "view", tool: null, exp: Math.floor(NOW_MS / 1000) + 600, bound: false };
+        const want = { payload: PAYLOAD, purpose: "view", tool: null, exp: Math.floor(NOW_MS / 1000) + 600, bound: false, hasSecret: false };
         assert.deepEqual(result.firstView, want);
         assert.deepEqual(result.view, want);
         assert.equal(result.left, 601);

@@ -62,18 +62,19 @@ eachWidgetEntry(async ({ w, plain, bound, good, stillWorks, assertMalformed }) =
         tool: null,
         exp: S0 + 600,
         bound: false,
+        hasSecret: false,
       });
     });
 
     test("ng-mcp-ui view envelope, bound to a principal", async () => {
       const t = await bound.mint(view({ n: 1 }), { user: "alice" });
       assert.deepEqual(await bound.verify(t, { user: "alice" }), view({ n: 1 }), "the SDK opens it");
-      assert.deepEqual(readTokenUnverified(t), { payload: { n: 1 }, purpose: "view", tool: null, exp: S0 + 600, bound: true });
+      assert.deepEqual(readTokenUnverified(t), { payload: { n: 1 }, purpose: "view", tool: null, exp: S0 + 600, bound: true, hasSecret: false });
     });
 
     test("ng-mcp-ui requestState envelope {p:'r',d,o}, unbound and bound", async () => {
       const t1 = await plain.mint(requestState({ step: 2 }, "move"));
-      assert.deepEqual(readTokenUnverified(t1), { payload: { step: 2 }, purpose: "requestState", tool: "move", exp: S0 + 600, bound: false });
+      assert.deepEqual(readTokenUnverified(t1), { payload: { step: 2 }, purpose: "requestState", tool: "move", exp: S0 + 600, bound: false, hasSecret: false });
       const t2 = await bound.mint(requestState(["a", null], 'tool "quoted" é/😀'), { user: "bob" });
       assert.deepEqual(readTokenUnverified(t2), {
         payload: ["a", null],
@@ -81,6 +82,7 @@ eachWidgetEntry(async ({ w, plain, bound, good, stillWorks, assertMalformed }) =
         tool: 'tool "quoted" é/😀',
         exp: S0 + 600,
         bound: true,
+        hasSecret: false,
       });
     });
 
@@ -99,7 +101,7 @@ eachWidgetEntry(async ({ w, plain, bound, good, stillWorks, assertMalformed }) =
         { p: "r", d: 1 }, // no o
       ]) {
         const t = await plain.mint(payload);
-        assert.deepEqual(readTokenUnverified(t), { payload, purpose: null, tool: null, exp: S0 + 600, bound: false }, JSON.stringify(payload));
+        assert.deepEqual(readTokenUnverified(t), { payload, purpose: null, tool: null, exp: S0 + 600, bound: false, hasSecret: false }, JSON.stringify(payload));
       }
       const tb = await bound.mint({ raw: true }, { user: "carol" });
       assert.equal(readTokenUnverified(tb).bound, true);

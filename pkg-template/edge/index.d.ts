@@ -9,7 +9,7 @@ export * from "../widget/index.js";
 export type Key = string | Uint8Array;
 
 export interface CodecOptions {
-  /** HMAC keys of at least 32 bytes (strings are UTF-8 encoded). The first seals; all open. */
+  /** HMAC keys of at least 32 bytes (strings are UTF-8 encoded). The first seals; all open. An empty list is a RangeError. */
   key?: Key | Key[];
   /** Token lifetime; default 600. Re-sealing restarts it. */
   ttlSeconds?: number;
@@ -32,15 +32,38 @@ export interface BindOptions {
   bind?: string;
 }
 
+export interface SecretOptions extends BindOptions {
+  /**
+   * JSON only a key holder reads: sealed with XChaCha20-Poly1305 under a key
+   * derived from the sealing key, beside the readable payload. Not
+   * JSON-serializable: a TypeError.
+   */
+  secret?: unknown;
+}
+
+export interface RequestOptions extends BindOptions {
+  /** The request's arguments: bound by a digest of their RFC 8785 canonical JSON (key order does not matter); reason "request" when they differ or one side has none. */
+  request?: unknown;
+}
+
+/** An opened token with its secret part; `secret` is undefined when the token has none. */
+export interface Opened<T = unknown, S = unknown> {
+  payload: T;
+  secret: S | undefined;
+}
+
 export declare class StateCodec {
   constructor(options?: CodecOptions);
-  /** A view token for the widget. */
-  seal(payload: unknown, opts?: BindOptions): string;
-  /** The payload of a view token; throws SealedStateError. */
+  /** A view token for the widget, optionally with a secret part only a key holder reads. */
+  seal(payload: unknown, opts?: SecretOptions): string;
+  /** The payload of a view token (a secret part stays sealed); throws SealedStateError. */
   open<T = unknown>(token: string, opts?: BindOptions): T;
-  /** An MRTR requestState token that opens only for `tool`. */
-  sealRequestState(payload: unknown, tool: string, opts?: BindOptions): string;
-  openRequestState<T = unknown>(token: string, tool: string, opts?: BindOptions): T;
+  /** The payload and the secret of a view token; throws SealedStateError ("mac" for a secret that does not decrypt). */
+  openWithSecret<T = unknown, S = unknown>(token: string, opts?: BindOptions): Opened<T, S>;
+  /** An MRTR requestState token that opens only for `tool` (and, with `request`, only for those arguments). */
+  sealRequestState(payload: unknown, tool: string, opts?: SecretOptions & RequestOptions): string;
+  openRequestState<T = unknown>(token: string, tool: string, opts?: RequestOptions): T;
+  openRequestStateWithSecret<T = unknown, S = unknown>(token: string, tool: string, opts?: RequestOptions): Opened<T, S>;
   /** A raw v1 token, no purpose envelope (what the SDK's codec mints). */
   mint(payload: unknown, opts?: BindOptions): string;
   verify<T = unknown>(token: string, opts?: BindOptions): T;

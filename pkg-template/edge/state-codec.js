@@ -5,7 +5,7 @@ import { CONFIG_ERRORS, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, EPHEMERAL_
 import { SealedStateError } from "../common.js";
 import { SDK_READING } from "./sdk-reading.js";
 import { ConfigError, codecFor, discard, live, release } from "./codec-cache.js";
-import { MAX_INPUT_BYTES, forgetBuffers, readOutput, writeInput, written } from "./wasm-io.js";
+import { MAX_INPUT_BYTES, forgetBuffers, readOutput, readOutputWithSecret, writeInput, written } from "./wasm-io.js";
 
 const utf8 = new TextEncoder();
 const MALFORMED = REASONS[1]; // the code of Reason::Malformed
@@ -79,6 +79,55 @@ function payloadJson(payload, sdk = false) {
   throw new TypeError("mcp-sealed-state: payload is not JSON-serializable (undefined, a function or a symbol)");
 }
 
+// The secret's JSON, or undefined for none. Its error never quotes it (a
+// cycle's message names its keys), and never carries the engine's as cause.
+function secretJson(opts) {
+  const secret = opts?.secret;
+  if (secret === undefined) return undefined;
+  let json;
+  try {
+    json = JSON.stringify(secret);
+  } catch {
+    json = undefined;
+  }
+  if (typeof json !== "string") throw new TypeError("mcp-sealed-state: secret is not JSON-serializable");
+  return json;
+}
+
+// RFC 8785 (JCS) text of a JSON value as JSON.parse gives it: JS's own
+// number and string forms are the RFC's, and the default sort compares UTF-16
+// code units as the RFC orders member names. The wasm core hashes it as given.
+function canonical(value) {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+}
+
+// The request's arguments as RFC 8785 JSON, or undefined for none.
+function requestJson(opts) {
+  const request = opts?.request;
+  if (request === undefined) return undefined;
+  let json;
+  try {
+    json = JSON.stringify(request);
+    // Through JSON first: toJSON, undefined members and non-finite numbers as JSON has them.
+    if (typeof json === "string") json = canonical(JSON.parse(json));
+  } catch (e) {
+    throw new TypeError(`mcp-sealed-state: request is not JSON-serializable (${thrownText(e)})`, { cause: e });
+  }
+  if (typeof json !== "string") throw new TypeError("mcp-sealed-state: request is not JSON-serializable (undefined, a function or a symbol)");
+  return json;
+}
+
+// Characters of a sealed secret of `json`, at least: base64url of nonce, ciphertext and tag, and `,"s":""`.
+const minSecretChars = (json) => (json === undefined ? 0 : Math.ceil(((json.length + 40) * 4) / 3) + 7);
+
+// `request` binds requestState tokens only; on a view token it would be silently unchecked.
+function noRequest(opts) {
+  if (opts?.request !== undefined) throw new TypeError("mcp-sealed-state: request binds requestState tokens only (sealRequestState / openRequestState)");
+}
+
 function bindOf(opts) {
   const bind = opts?.bind;
   if (bind !== undefined && typeof bind !== "string") throw new TypeError("mcp-sealed-state: bind must be a string");
@@ -116,6 +165,10 @@ export class StateCodec {
 
   constructor(options = {}) {
     const list = options.key === undefined || options.key === null ? [] : Array.isArray(options.key) ? options.key : [options.key];
+    // An empty list is a configuration mistake (an unset variable split into []), never the development key.
+    if (Array.isArray(options.key) && list.length === 0) {
+      throw new RangeError("mcp-sealed-state: key is an empty list; give at least one key of 32 bytes or more (leave key out only for the development ephemeral key)");
+    }
     const keys = list.map(keyBytes);
     const ttl = wholeNumber(options.ttlSeconds, DEFAULT_TTL_SECONDS, "ttlSeconds");
     const leeway = wholeNumber(options.leewaySeconds, 0, "leewaySeconds", 0);
@@ -194,24 +247,28 @@ export class StateCodec {
         return new RangeError(`mcp-sealed-state: the sealed token is over maxTokenBytes (${this.#maxChars}); seal less, or raise maxTokenBytes`);
       case IO.INVALID_CLOCK:
         return new TypeError("mcp-sealed-state: now() must return finite milliseconds");
+      case IO.REQUEST_NOT_CANONICAL:
+        return new TypeError("mcp-sealed-state: request has no canonical JSON form (RFC 8785: a number out of the double range, or nesting too deep)");
+      case IO.NO_RANDOMNESS:
+        return new Error("mcp-sealed-state: the platform's random number generator failed; nothing was sealed");
       default:
         return new Error(`mcp-sealed-state: internal error (the wasm codec refused its input: status ${status})`);
     }
   }
 
-  #seal(what, json, tool, bind) {
+  #seal(what, json, tool, bind, secret, request) {
     this.#usable();
-    const chars = json.length + tool.length;
+    const chars = json.length + tool.length + minSecretChars(secret);
     if (minTokenChars(chars) > this.#maxChars) {
       // It could never fit: refused before a byte of it is copied into wasm.
       throw new RangeError(`mcp-sealed-state: the sealed token would be at least ${minTokenChars(chars)} bytes, over maxTokenBytes (${this.#maxChars}); seal less, or raise maxTokenBytes`);
     }
     const now = this.#clock();
     const wasm = this.#wasm();
-    writeInput(json, tool, bind);
+    writeInput(json, tool, bind, secret, request);
     let n;
     try {
-      n = wasm.sealIo(what, written.subject, written.tool, written.bind, now);
+      n = wasm.sealIo(what, written.subject, written.tool, written.bind, written.secret, written.request, now);
     } catch (e) {
       throw this.#trapped(e);
     }
@@ -219,14 +276,15 @@ export class StateCodec {
     return readOutput(n);
   }
 
-  #open(what, token, tool, bind) {
+  // `what` with IO.WITH_SECRET: { payload, secret }, else the payload.
+  #open(what, token, tool, bind, request) {
     this.#usable();
     const now = this.#clock();
     const wasm = this.#wasm();
-    writeInput(token, tool, bind);
+    writeInput(token, tool, bind, undefined, request);
     let n;
     try {
-      n = wasm.openIo(what, written.subject, written.tool, written.bind, now);
+      n = wasm.openIo(what, written.subject, written.tool, written.bind, written.request, now);
     } catch (e) {
       throw this.#trapped(e);
     }
@@ -235,30 +293,49 @@ export class StateCodec {
       if (reason === undefined) throw this.#failed(n);
       throw new SealedStateError(reason);
     }
+    if ((what & IO.WITH_SECRET) !== 0) {
+      const [payload, secret] = readOutputWithSecret(n);
+      return { payload: JSON.parse(payload), secret: secret === "" ? undefined : JSON.parse(secret) };
+    }
     // 0 bytes, which no JSON text is: the SDK reading's token without "p".
     return n === 0 ? undefined : JSON.parse(readOutput(n));
   }
 
-  /** A view token for the widget (`{"p":"v","d":payload}` under the MAC). */
+  /** A view token for the widget (`{"p":"v","d":payload}` under the MAC), with a `secret` only a key holder reads. */
   seal(payload, opts) {
-    return this.#seal(IO.VIEW, payloadJson(payload), "", bindOf(opts));
+    noRequest(opts);
+    return this.#seal(IO.VIEW, payloadJson(payload), "", bindOf(opts), secretJson(opts));
   }
 
-  /** The payload of a view token, or a SealedStateError. */
+  /** The payload of a view token, or a SealedStateError. A secret part stays sealed. */
   open(token, opts) {
     const bind = bindOf(opts);
     return this.#open(IO.VIEW, this.#check(token), "", bind);
   }
 
-  /** An MRTR requestState token that opens only for `tool`. */
+  /** `{ payload, secret }` of a view token; `secret` is undefined when it has none. */
+  openWithSecret(token, opts) {
+    const bind = bindOf(opts);
+    return this.#open(IO.VIEW | IO.WITH_SECRET, this.#check(token), "", bind);
+  }
+
+  /** An MRTR requestState token that opens only for `tool` (and, given `request`, only for those arguments). */
   sealRequestState(payload, tool, opts) {
-    return this.#seal(IO.REQUEST_STATE, payloadJson(payload), toolOf(tool), bindOf(opts));
+    return this.#seal(IO.REQUEST_STATE, payloadJson(payload), toolOf(tool), bindOf(opts), secretJson(opts), requestJson(opts));
   }
 
   /** The payload of a requestState token minted for `tool`. */
   openRequestState(token, tool, opts) {
     const bind = bindOf(opts);
-    return this.#open(IO.REQUEST_STATE, this.#check(token), toolOf(tool), bind);
+    const request = requestJson(opts);
+    return this.#open(IO.REQUEST_STATE, this.#check(token), toolOf(tool), bind, request);
+  }
+
+  /** `{ payload, secret }` of a requestState token minted for `tool`. */
+  openRequestStateWithSecret(token, tool, opts) {
+    const bind = bindOf(opts);
+    const request = requestJson(opts);
+    return this.#open(IO.REQUEST_STATE | IO.WITH_SECRET, this.#check(token), toolOf(tool), bind, request);
   }
 
   /** A raw v1 token, no purpose envelope: what the SDK's codec mints. */

@@ -30,8 +30,8 @@ let inCap = 0;
 let outPtr = 0;
 let outCap = -1; // the output buffer only moves when a result outgrows this
 
-/** Byte lengths of what the last writeInput put in the input buffer: the payload or token, the tool (0: none), the bind value (-1: none). */
-export const written = { subject: 0, tool: 0, bind: -1 };
+/** Byte lengths of what the last writeInput put in the input buffer: the payload or token, the tool (0: none), then the bind value, the secret and the request (-1: none). */
+export const written = { subject: 0, tool: 0, bind: -1, secret: -1, request: -1 };
 
 /** Forget every pointer into wasm memory (after a trap): the next call asks afresh. */
 export function forgetBuffers() {
@@ -84,35 +84,66 @@ function view() {
   return inView;
 }
 
-// Write subject, tool and bind back to back into `into`: 0 when they fit,
-// else an upper bound of the bytes they need.
-function fill(into, subject, tool, bind) {
+// `s` (undefined: none) into `into` at `at`: its byte count (-1: none), or,
+// when it does not fit, below -1 (and the bytes it and `rest` need from 0 in optionalNeed).
+let optionalNeed = 0;
+function putOptional(into, at, s, rest) {
+  if (s === undefined) return -1;
+  const n = put(into, at, s);
+  if (n < 0) optionalNeed = at - 1 - n + rest;
+  return n;
+}
+
+// Write subject, tool, bind, secret and request back to back into `into`:
+// 0 when they fit, else an upper bound of the bytes they need.
+function fill(into, subject, tool, bind, secret, request) {
   const s = put(into, 0, subject);
-  if (s < 0) return -1 - s + 3 * tool.length + worst(bind);
+  if (s < 0) return -1 - s + 3 * tool.length + worst(bind) + worst(secret) + worst(request);
   const t = tool === "" ? 0 : put(into, s, tool);
-  if (t < 0) return s - 1 - t + worst(bind);
-  const b = bind === undefined ? 0 : put(into, s + t, bind);
-  if (b < 0) return s + t - 1 - b;
+  if (t < 0) return s - 1 - t + worst(bind) + worst(secret) + worst(request);
+  let at = s + t;
+  const b = putOptional(into, at, bind, worst(secret) + worst(request));
+  if (b < -1) return optionalNeed;
+  at += Math.max(b, 0);
+  const c = putOptional(into, at, secret, worst(request));
+  if (c < -1) return optionalNeed;
+  at += Math.max(c, 0);
+  const r = putOptional(into, at, request, 0);
+  if (r < -1) return optionalNeed;
   written.subject = s;
   written.tool = t;
-  written.bind = bind === undefined ? -1 : b;
+  written.bind = b;
+  written.secret = c;
+  written.request = r;
   return 0;
 }
 
-/** Write subject, tool ("" for none) and bind (undefined for none) into the input buffer; their lengths go to `written`. */
-export function writeInput(subject, tool, bind) {
-  let need = fill(view(), subject, tool, bind);
+/** Write subject, tool ("" for none), then bind, secret and request (undefined for none) into the input buffer; their lengths go to `written`. */
+export function writeInput(subject, tool, bind, secret, request) {
+  let need = fill(view(), subject, tool, bind, secret, request);
   if (need === 0) return;
   if (need > MAX_INPUT_BYTES) throw new RangeError(`mcp-sealed-state: out of memory: ${need} bytes of input cannot fit in wasm memory`);
-  need = fill(grow(need), subject, tool, bind);
+  need = fill(grow(need), subject, tool, bind, secret, request);
   if (need !== 0) throw new Error("mcp-sealed-state: internal error (the input outgrew the buffer sized for it)");
 }
 
-/** The `n` bytes of UTF-8 the last call left in the output buffer. */
-export function readOutput(n) {
+// The output buffer, at least `n` bytes of it valid.
+function output(n) {
   if (n > outCap) {
     outPtr = outputBuffer();
     outCap = outputCapacity();
   }
-  return utf8Out.decode(heap().subarray(outPtr, outPtr + n));
+  return heap().subarray(outPtr, outPtr + n);
+}
+
+/** The `n` bytes of UTF-8 the last call left in the output buffer. */
+export function readOutput(n) {
+  return utf8Out.decode(output(n));
+}
+
+/** What an open with the secret flag left (`n` bytes): `[payload JSON, secret JSON or ""]` (protocol.rs OP_WITH_SECRET). */
+export function readOutputWithSecret(n) {
+  const bytes = output(n);
+  const len = bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24);
+  return [utf8Out.decode(bytes.subarray(4, 4 + len)), utf8Out.decode(bytes.subarray(4 + len))];
 }

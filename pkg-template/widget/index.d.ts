@@ -11,6 +11,8 @@ export interface TokenView<T = unknown> {
   exp: number;
   /** Whether the token carries a bind tag. */
   bound: boolean;
+  /** Whether it carries a secret part (only the server reads it; the widget sees that there is one, never what). */
+  hasSecret: boolean;
 }
 
 /**

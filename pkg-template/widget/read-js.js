@@ -31,7 +31,8 @@ export function readTokenJsonJs(token) {
   const payload = inner === undefined ? env.p : inner.d;
   const purpose = inner === undefined ? "null" : inner.tool === undefined ? '"view"' : '"requestState"';
   const tool = inner?.tool === undefined ? "null" : JSON.stringify(inner.tool);
-  return `{"payload":${payload},"purpose":${purpose},"tool":${tool},"exp":${env.exp},"bound":${env.b !== undefined}}`;
+  if (inner?.s !== undefined && !isSealedSecret(inner.s)) return undefined;
+  return `{"payload":${payload},"purpose":${purpose},"tool":${tool},"exp":${env.exp},"bound":${env.b !== undefined},"hasSecret":${inner?.s !== undefined}}`;
 }
 
 // wire::decode (strict unpadded base64url) then String::from_utf8.
@@ -60,18 +61,30 @@ function parseEnvelope(body) {
   return exp === undefined ? undefined : { p: found[0], exp, b: found[2] };
 }
 
-// envelope::parse_inner: {"p":"v","d":..} or {"p":"r","d":..,"o":"tool"}; else undefined (raw).
+// envelope::claim_all: {"p":"v","d":..} or {"p":"r","d":..,"o":"tool"}, each
+// with an optional secret "s" (and request digest "q"); else undefined (raw).
 function parseInner(p) {
   if (p[0] !== "{") return undefined;
   const members = objectMembers(p);
-  const found = members && pick(members, ["p", "d", "o"]);
+  const found = members && pick(members, ["p", "d", "o", "s", "q"]);
   if (!found) return undefined;
-  const [purpose, d, o] = found;
+  const [purpose, d, o, s] = found;
   if (purpose === undefined || purpose[0] !== '"') return undefined;
   const name = JSON.parse(purpose);
-  if (name === "v" && d !== undefined) return { d, tool: undefined };
-  if (name === "r" && d !== undefined && o !== undefined && o[0] === '"') return { d, tool: wellFormed(JSON.parse(o)) };
+  if (name === "v" && d !== undefined) return { d, tool: undefined, s };
+  if (name === "r" && d !== undefined && o !== undefined && o[0] === '"') return { d, tool: wellFormed(JSON.parse(o)), s };
   return undefined;
+}
+
+// The reader's check of "s" (json::unescape, then wire::decode): a JSON
+// string of strict unpadded base64url. What it says is never read.
+function isSealedSecret(raw) {
+  if (raw[0] !== '"') return false;
+  const b64 = JSON.parse(raw);
+  if (!/^[A-Za-z0-9_-]*$/.test(b64)) return false;
+  const rem = b64.length % 4;
+  const last = ALPHABET.indexOf(b64[b64.length - 1]);
+  return !(rem === 1 || (rem === 2 && (last & 0xf) !== 0) || (rem === 3 && (last & 0x3) !== 0));
 }
 
 // json::unescape makes a lone surrogate U+FFFD (a Rust string cannot hold one).

@@ -134,9 +134,11 @@ impl WasmCodec {
 
     /// Seal from the input buffer, which holds the payload JSON
     /// (`payload_len` bytes, from `JSON.stringify`), then the tool
-    /// (`tool_len`, requestState only), then the bind value (`bind_len`, or
-    /// -1 for none). `what` is an `OP_*` code. The token is left in the
-    /// output buffer; returns its length, or a `STATUS_*` code.
+    /// (`tool_len`, requestState only), then the bind value, the secret's
+    /// JSON and the request's JSON (each -1 for none). `what` is an `OP_*`
+    /// code. The token is left in the output buffer; returns its length, or
+    /// a `STATUS_*` code.
+    #[allow(clippy::too_many_arguments)]
     #[wasm_bindgen(js_name = sealIo)]
     pub fn seal_io(
         &self,
@@ -144,6 +146,8 @@ impl WasmCodec {
         payload_len: usize,
         tool_len: usize,
         bind_len: i32,
+        secret_len: i32,
+        request_len: i32,
         now_ms: f64,
     ) -> f64 {
         self.with_buffers(|codec, input, out| {
@@ -155,16 +159,20 @@ impl WasmCodec {
                 payload_len,
                 tool_len,
                 bind_len,
+                secret_len,
+                request_len,
                 now_ms,
             )
         })
     }
 
     /// Open from the input buffer, which holds the token (`token_len`
-    /// bytes), then the tool (`tool_len`), then the bind value (`bind_len`,
-    /// or -1). `what` is an `OP_*` code. The payload JSON is left in the
-    /// output buffer; returns its length, minus the reason code of a token
-    /// that does not open, or a `STATUS_*` code.
+    /// bytes), then the tool (`tool_len`), then the bind value and the
+    /// request's JSON (each -1 for none). `what` is an `OP_*` code, with
+    /// `OP_WITH_SECRET` to decrypt the secret too. The payload JSON is left
+    /// in the output buffer; returns its length, minus the reason code of a
+    /// token that does not open, or a `STATUS_*` code.
+    #[allow(clippy::too_many_arguments)]
     #[wasm_bindgen(js_name = openIo)]
     pub fn open_io(
         &self,
@@ -172,11 +180,20 @@ impl WasmCodec {
         token_len: usize,
         tool_len: usize,
         bind_len: i32,
+        request_len: i32,
         now_ms: f64,
     ) -> f64 {
         self.with_buffers(|codec, input, out| {
             io::open(
-                codec, input, out, what, token_len, tool_len, bind_len, now_ms,
+                codec,
+                input,
+                out,
+                what,
+                token_len,
+                tool_len,
+                bind_len,
+                request_len,
+                now_ms,
             )
         })
     }

@@ -3,11 +3,13 @@
 //! natively too, so the fuzz targets and native tests run the shipped path.
 
 use super::protocol::{
-    config_error, operation, Operation, CONFIG_BAD_OPTIONS, STATUS_BAD_INPUT, STATUS_INVALID_CLOCK,
-    STATUS_OUT_OF_MEMORY, STATUS_PAYLOAD_NOT_JSON, STATUS_TOKEN_TOO_LARGE, STATUS_UNKNOWN_OP,
+    config_error, operation, Operation, CONFIG_BAD_OPTIONS, OP_WITH_SECRET, STATUS_BAD_INPUT,
+    STATUS_INVALID_CLOCK, STATUS_NO_RANDOMNESS, STATUS_OUT_OF_MEMORY, STATUS_PAYLOAD_NOT_JSON,
+    STATUS_REQUEST_NOT_CANONICAL, STATUS_SECRET_NOT_JSON, STATUS_TOKEN_TOO_LARGE,
+    STATUS_UNKNOWN_OP,
 };
 use crate::clock;
-use crate::codec::{Codec, CodecOptions, SealError};
+use crate::codec::{Codec, CodecOptions, OpenWith, SealError, SealWith, SealWithError};
 use crate::sdk_reading;
 
 /// `n` as an integer when it is a safe one. JS checks these first; this
@@ -35,7 +37,12 @@ pub fn codec(
         list.push(key);
         rest = tail;
     }
-    let mut options = CodecOptions::with_keys(list);
+    // The glue refuses `key: []` itself; no key bytes here means no key option.
+    let mut options = if list.is_empty() {
+        CodecOptions::default()
+    } else {
+        CodecOptions::with_keys(list)
+    };
     options.ttl_seconds = whole(ttl_seconds).ok_or(bad)?;
     options.leeway_seconds = whole(leeway_seconds).ok_or(bad)?;
     options.max_token_bytes = whole(max_token_bytes)
@@ -46,25 +53,31 @@ pub fn codec(
     Codec::new(options).map_err(config_error)
 }
 
-/// The input buffer read as what the glue wrote back to back: `first`
-/// bytes (left as bytes: a payload is checked as UTF-8 by [`seal`], a token
-/// needs no check, see [`open`]), then `second` bytes, then `third` bytes
-/// (`third < 0`: absent). `None` when the lengths overrun the buffer or the
-/// second or third is not UTF-8 (the glue writes with `encodeInto`, which
-/// never produces that).
-fn texts(
+/// The subject bytes, the tool and the optional texts of [`texts`].
+type Texts<'a, const N: usize> = (&'a [u8], &'a str, [Option<&'a str>; N]);
+
+/// The input buffer read as what the glue wrote back to back: the subject
+/// (left as bytes: a payload is checked as UTF-8 by [`seal`], a token needs
+/// no check, see [`open`]), the tool, then each optional text (a negative
+/// length: absent). `None` when the lengths overrun the buffer or a text
+/// is not UTF-8 (the glue writes with `encodeInto`, which never produces that).
+fn texts<const N: usize>(
     input: &[u8],
-    first: usize,
-    second: usize,
-    third: i32,
-) -> Option<(&[u8], &str, Option<&str>)> {
-    let (a, rest) = input.split_at_checked(first)?;
-    let (b, rest) = rest.split_at_checked(second)?;
-    let c = match usize::try_from(third) {
-        Ok(n) => Some(core::str::from_utf8(rest.get(..n)?).ok()?),
-        Err(_) => None,
-    };
-    Some((a, core::str::from_utf8(b).ok()?, c))
+    subject: usize,
+    tool: usize,
+    optional: [i32; N],
+) -> Option<Texts<'_, N>> {
+    let (a, rest) = input.split_at_checked(subject)?;
+    let (b, mut rest) = rest.split_at_checked(tool)?;
+    let mut texts = [None; N];
+    for (text, len) in texts.iter_mut().zip(optional) {
+        if let Ok(n) = usize::try_from(len) {
+            let (t, tail) = rest.split_at_checked(n)?;
+            *text = Some(core::str::from_utf8(t).ok()?);
+            rest = tail;
+        }
+    }
+    Some((a, core::str::from_utf8(b).ok()?, texts))
 }
 
 fn status(code: i8) -> f64 {
@@ -72,7 +85,8 @@ fn status(code: i8) -> f64 {
 }
 
 /// `sealIo`: seal from `input`, which holds the payload JSON (`payload_len`
-/// bytes), then the tool (`tool_len`), then the bind value (`bind_len`, -1
+/// bytes), then the tool (`tool_len`), then the bind value, the secret's
+/// JSON and the request's JSON (`bind_len`, `secret_len`, `request_len`; -1
 /// for none), into `out`. Returns the token's length or a `STATUS_*` code.
 #[allow(clippy::too_many_arguments)]
 pub fn seal(
@@ -83,38 +97,55 @@ pub fn seal(
     payload_len: usize,
     tool_len: usize,
     bind_len: i32,
+    secret_len: i32,
+    request_len: i32,
     now_ms: f64,
 ) -> f64 {
-    let Some((payload, tool, bind)) = texts(input, payload_len, tool_len, bind_len)
-        .and_then(|(a, b, c)| Some((core::str::from_utf8(a).ok()?, b, c)))
+    let lengths = [bind_len, secret_len, request_len];
+    let Some((payload, tool, [bind, secret, request])) =
+        texts(input, payload_len, tool_len, lengths)
+            .and_then(|(a, b, c)| Some((core::str::from_utf8(a).ok()?, b, c)))
     else {
         return status(STATUS_BAD_INPUT);
     };
+    let with = SealWith {
+        bind,
+        secret,
+        request,
+    };
     let sealed = match operation(what, tool) {
         Some(Operation::Purpose(purpose)) => {
-            codec.seal_into(purpose, Some(payload), bind, now_ms, out)
+            codec.seal_into_with(purpose, Some(payload), with, now_ms, out)
         }
         // No JSON text is empty: 0 bytes stand for `undefined`.
-        Some(Operation::Sdk) => {
+        Some(Operation::Sdk) if secret.is_none() && request.is_none() => {
             let payload = (!payload.is_empty()).then_some(payload);
-            sdk_reading::mint_into(codec, payload, bind, now_ms, out)
+            sdk_reading::mint_into(codec, payload, bind, now_ms, out).map_err(SealWithError::Seal)
         }
+        Some(Operation::Sdk) => Err(SealWithError::RawToken),
         None => return status(STATUS_UNKNOWN_OP),
     };
     match sealed {
         Ok(()) => out.len() as f64,
-        Err(SealError::InvalidClock) => status(STATUS_INVALID_CLOCK),
-        Err(SealError::OutOfMemory) => status(STATUS_OUT_OF_MEMORY),
-        Err(SealError::PayloadNotJson) => status(STATUS_PAYLOAD_NOT_JSON),
-        Err(SealError::TokenTooLarge { .. }) => status(STATUS_TOKEN_TOO_LARGE),
+        Err(SealWithError::Seal(SealError::InvalidClock)) => status(STATUS_INVALID_CLOCK),
+        Err(SealWithError::Seal(SealError::OutOfMemory)) => status(STATUS_OUT_OF_MEMORY),
+        Err(SealWithError::Seal(SealError::PayloadNotJson)) => status(STATUS_PAYLOAD_NOT_JSON),
+        Err(SealWithError::Seal(SealError::TokenTooLarge { .. })) => status(STATUS_TOKEN_TOO_LARGE),
+        Err(SealWithError::SecretNotJson) => status(STATUS_SECRET_NOT_JSON),
+        Err(SealWithError::Request(_)) => status(STATUS_REQUEST_NOT_CANONICAL),
+        Err(SealWithError::NoRandomness) => status(STATUS_NO_RANDOMNESS),
+        // A secret or a request on a raw token: the glue never sends one.
+        Err(SealWithError::RawToken) => status(STATUS_BAD_INPUT),
     }
 }
 
 /// `openIo`: open from `input`, which holds the token (`token_len` bytes),
-/// then the tool, then the bind value, leaving the payload JSON in `out`.
-/// Returns its length, minus the reason code, or a `STATUS_*` code. The
-/// token is read as bytes: one that is not ASCII is malformed, as it would
-/// be as text, without a UTF-8 pass over all of it first.
+/// then the tool, then the bind value and the request's JSON (-1: none),
+/// leaving the payload JSON in `out` (with [`OP_WITH_SECRET`] on `what`, the
+/// layout that flag's docs give). Returns its length, minus the reason
+/// code, or a `STATUS_*` code. The token is read as bytes: one that is not
+/// ASCII is malformed, as it would be as text, without a UTF-8 pass over
+/// all of it first.
 #[allow(clippy::too_many_arguments)]
 pub fn open(
     codec: &Codec,
@@ -124,12 +155,16 @@ pub fn open(
     token_len: usize,
     tool_len: usize,
     bind_len: i32,
+    request_len: i32,
     now_ms: f64,
 ) -> f64 {
-    let Some((token, tool, bind)) = texts(input, token_len, tool_len, bind_len) else {
+    let Some((token, tool, [bind, request])) =
+        texts(input, token_len, tool_len, [bind_len, request_len])
+    else {
         return status(STATUS_BAD_INPUT);
     };
-    let Some(op) = operation(what, tool) else {
+    let with_secret = what & OP_WITH_SECRET != 0;
+    let Some(op) = operation(what & !OP_WITH_SECRET, tool) else {
         return status(STATUS_UNKNOWN_OP);
     };
     // The core would call such a clock's tokens expired; the glue's
@@ -138,24 +173,50 @@ pub fn open(
         return status(STATUS_INVALID_CLOCK);
     }
     let opened = match op {
-        Operation::Purpose(purpose) => codec.open_as(token, purpose, bind, now_ms).map(Some),
-        Operation::Sdk => sdk_reading::verify(codec, token, bind, now_ms),
-    };
-    match opened {
-        Ok(opened) => {
-            // No `"p"` (JS `undefined`): 0 bytes, which no JSON text is.
-            let json = opened
-                .as_ref()
-                .map_or(&[][..], |p| p.payload_json().as_bytes());
-            out.clear();
-            if out.try_reserve(json.len()).is_err() {
-                return status(STATUS_OUT_OF_MEMORY);
-            }
-            out.extend_from_slice(json);
-            out.len() as f64
+        Operation::Purpose(purpose) => codec
+            .open_as_with(
+                token,
+                purpose,
+                OpenWith { bind, request },
+                with_secret,
+                now_ms,
+            )
+            .map(|o| (Some(o.payload), o.secret)),
+        Operation::Sdk if !with_secret && request.is_none() => {
+            sdk_reading::verify(codec, token, bind, now_ms).map(|p| (p, None))
         }
-        Err(e) => -f64::from(e.reason().code()),
+        Operation::Sdk => return status(STATUS_BAD_INPUT),
+    };
+    let (payload, secret) = match opened {
+        Ok(opened) => opened,
+        Err(e) => return -f64::from(e.reason().code()),
+    };
+    // No `"p"` (JS `undefined`): 0 bytes, which no JSON text is.
+    let json = payload
+        .as_ref()
+        .map_or(&[][..], |p| p.payload_json().as_bytes());
+    let secret = secret.as_deref().unwrap_or("").as_bytes();
+    let header = if with_secret { 4 } else { 0 };
+    let Some(total) = json
+        .len()
+        .checked_add(secret.len())
+        .and_then(|n| n.checked_add(header))
+    else {
+        return status(STATUS_OUT_OF_MEMORY);
+    };
+    out.clear();
+    if out.try_reserve(total).is_err() {
+        return status(STATUS_OUT_OF_MEMORY);
     }
+    if with_secret {
+        let Ok(len) = u32::try_from(json.len()) else {
+            return status(STATUS_OUT_OF_MEMORY);
+        };
+        out.extend_from_slice(&len.to_le_bytes());
+    }
+    out.extend_from_slice(json);
+    out.extend_from_slice(secret);
+    out.len() as f64
 }
 
 #[cfg(test)]

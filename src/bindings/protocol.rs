@@ -17,6 +17,11 @@ pub const OP_RAW: u8 = 2;
 /// does (see `crate::sdk_reading`), giving 0 bytes for no `"p"`.
 pub const OP_SDK: u8 = 3;
 
+/// A flag on `what` of `openIo`: decrypt the secret part too. The output
+/// buffer then holds the payload's length (4 bytes, little-endian), the
+/// payload JSON, and the secret's JSON (0 bytes: the token has none).
+pub const OP_WITH_SECRET: u8 = 0x80;
+
 /// Negative results of `sealIo`/`openIo` other than minus a reason code
 /// (`openIo` returns `-reason` for a token that does not open).
 /// The lengths do not add up to the input buffer, or a text is not UTF-8.
@@ -31,6 +36,14 @@ pub const STATUS_OUT_OF_MEMORY: i8 = -13;
 pub const STATUS_PAYLOAD_NOT_JSON: i8 = -14;
 /// The token would be longer than `maxTokenBytes`.
 pub const STATUS_TOKEN_TOO_LARGE: i8 = -15;
+
+/// The secret is not one JSON text.
+pub const STATUS_SECRET_NOT_JSON: i8 = -17;
+/// The request's arguments have no RFC 8785 canonical form (a number past
+/// the double range, a repeated member name, nesting too deep).
+pub const STATUS_REQUEST_NOT_CANONICAL: i8 = -18;
+/// The platform CSPRNG failed to give the secret part's nonce.
+pub const STATUS_NO_RANDOMNESS: i8 = -19;
 
 /// The `WasmCodec` could not be built (its `configError` is not 0): no
 /// codec to seal or open with. The glue never calls one.
@@ -56,6 +69,8 @@ pub const CONFIG_NEGATIVE_LEEWAY: u8 = 4;
 pub const CONFIG_BAD_OPTIONS: u8 = 5;
 /// A key is listed twice (the index of the second is above the low byte).
 pub const CONFIG_KEY_DUPLICATE: u8 = 6;
+/// The key list is empty (the glue checks this first; kept for completeness).
+pub const CONFIG_KEY_EMPTY: u8 = 7;
 /// The message of [`CONFIG_BAD_OPTIONS`] (the others are the core's `Display`).
 pub const BAD_OPTIONS_MESSAGE: &str =
     "an option is out of range (ttlSeconds, leewaySeconds and maxTokenBytes are safe integers, maxTokenBytes positive; the key lengths add up to the key bytes)";
@@ -73,6 +88,7 @@ pub fn config_error(e: crate::codec::ConfigError) -> u32 {
         ConfigError::Key(KeyError::Missing) => u32::from(CONFIG_KEY_MISSING),
         ConfigError::Key(KeyError::NoRandomness) => u32::from(CONFIG_NO_RANDOMNESS),
         ConfigError::NegativeLeeway => u32::from(CONFIG_NEGATIVE_LEEWAY),
+        ConfigError::Key(KeyError::Empty) => u32::from(CONFIG_KEY_EMPTY),
         ConfigError::Key(KeyError::Duplicate { index, .. }) => {
             u32::from(CONFIG_KEY_DUPLICATE)
                 | u32::try_from(index).unwrap_or(u32::MAX).min(0x00ff_ffff) << 8

@@ -52,11 +52,11 @@ for (const [entry, w] of [
 
   test(`${entry}: readTokenUnverified reads the SDK's view, requestState and raw tokens`, () => {
     const view = byName("view-bound-tictactoe");
-    assert.deepEqual(w.readTokenUnverified(view.token), { payload: JSON.parse(view.payloadJson), purpose: "view", tool: null, exp: view.exp, bound: true });
+    assert.deepEqual(w.readTokenUnverified(view.token), { payload: JSON.parse(view.payloadJson), purpose: "view", tool: null, exp: view.exp, bound: true, hasSecret: false });
     const rs = byName("rs-quote-tool");
-    assert.deepEqual(w.readTokenUnverified(rs.token), { payload: JSON.parse(rs.payloadJson), purpose: "requestState", tool: rs.tool, exp: rs.exp, bound: false });
+    assert.deepEqual(w.readTokenUnverified(rs.token), { payload: JSON.parse(rs.payloadJson), purpose: "requestState", tool: rs.tool, exp: rs.exp, bound: false, hasSecret: false });
     const raw = byName("raw-nested");
-    assert.deepEqual(w.readTokenUnverified(raw.token), { payload: JSON.parse(raw.payloadJson), purpose: null, tool: null, exp: raw.exp, bound: false });
+    assert.deepEqual(w.readTokenUnverified(raw.token), { payload: JSON.parse(raw.payloadJson), purpose: null, tool: null, exp: raw.exp, bound: false, hasSecret: false });
     for (const v of vectors.vectors) {
       const read = w.readTokenUnverified(v.token);
       assert.equal(JSON.stringify(read.payload), v.payloadJson, v.name);

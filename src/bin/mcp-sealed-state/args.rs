@@ -34,11 +34,17 @@ pub enum Command {
         bind: Option<String>,
         #[command(flatten)]
         kind: KindArgs,
+        /// A secret part, JSON text only a key holder reads (encrypted in the token; not with --raw).
+        #[arg(long, value_name = "JSON", conflicts_with = "raw")]
+        secret: Option<String>,
+        /// With --tool: bind the token to these request arguments (JSON text, by their RFC 8785 digest).
+        #[arg(long, value_name = "JSON", requires = "tool")]
+        request: Option<String>,
         /// The payload as JSON text (after `--` if it starts with a minus), or - to read it from stdin.
         #[arg(value_name = "JSON")]
         json: String,
     },
-    /// Verify a token; prints the payload JSON. Refused: the reason on stderr, exit 1.
+    /// Verify a token; prints the payload JSON, and on a second line `secret: JSON` when it has one. Refused: the reason on stderr, exit 1.
     Verify {
         #[command(flatten)]
         key: KeyArgs,
@@ -47,7 +53,10 @@ pub enum Command {
         bind: Option<String>,
         #[command(flatten)]
         kind: KindArgs,
-        /// Print one JSON object: {"ok":true,"payload":..,"purpose":..,"tool":..} or {"ok":false,"reason":..}.
+        /// With --tool: the request arguments the token must be bound to (JSON text).
+        #[arg(long, value_name = "JSON", requires = "tool")]
+        request: Option<String>,
+        /// Print one JSON object: {"ok":true,"payload":..,"secret":..,"purpose":..,"tool":..} or {"ok":false,"reason":..}.
         #[arg(long)]
         json: bool,
         /// The token, or - to read it from stdin.

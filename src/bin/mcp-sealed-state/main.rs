@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! mcp-sealed-state keygen
-//! mcp-sealed-state seal   [KEY] [--ttl S] [--bind B] [--tool T | --raw] JSON
-//! mcp-sealed-state verify [KEY] [--bind B] [--tool T | --raw] [--json] TOKEN
+//! mcp-sealed-state seal   [KEY] [--ttl S] [--bind B] [--tool T [--request JSON] | --raw] [--secret JSON] JSON
+//! mcp-sealed-state verify [KEY] [--bind B] [--tool T [--request JSON] | --raw] [--json] TOKEN
 //! mcp-sealed-state inspect [--json] TOKEN
 //! KEY: --key-env VAR (default STATE_KEY) | --key-file PATH
 //! ```
@@ -33,7 +33,9 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use clap::Parser;
 use mcp_sealed_state::keys::MIN_KEY_BYTES;
-use mcp_sealed_state::{read_token_unverified, Codec, CodecOptions};
+use mcp_sealed_state::{
+    read_token_unverified, Codec, CodecOptions, OpenWith, Opened, SealWith, SealWithError,
+};
 
 use args::{Cli, Command, KeyArgs, Kind};
 
@@ -74,6 +76,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             ttl,
             bind,
             kind,
+            secret,
+            request,
             json,
         } => {
             let codec = codec(&key, ttl)?;
@@ -82,10 +86,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             // value, and JSON.stringify writes none; inner text is sealed as given.
             let payload = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
             let bind = bind.as_deref();
+            let with = SealWith {
+                bind,
+                secret: secret.as_deref(),
+                request: request.as_deref(),
+            };
             let sealed = match Kind::from(&kind) {
-                Kind::View => codec.seal(payload, bind),
-                Kind::RequestState(tool) => codec.seal_request_state(payload, tool, bind),
-                Kind::Raw => codec.mint(payload, bind),
+                Kind::View => codec.seal_with_secret(payload, with.secret, bind),
+                Kind::RequestState(tool) => codec.seal_request_state_with(payload, tool, with),
+                Kind::Raw => codec.mint(payload, bind).map_err(SealWithError::from),
             };
             print_line(&sealed.map_err(|e| e.to_string())?)
         }
@@ -93,6 +102,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             key,
             bind,
             kind,
+            request,
             json,
             token,
         } => {
@@ -101,18 +111,25 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let token = token.trim();
             let bind = bind.as_deref();
             let kind = Kind::from(&kind);
+            let with = OpenWith {
+                bind,
+                request: request.as_deref(),
+            };
             let opened = match kind {
-                Kind::View => codec.open(token, bind),
-                Kind::RequestState(tool) => codec.open_request_state(token, tool, bind),
-                Kind::Raw => codec.verify(token, bind),
+                Kind::View => codec.open_with_secret(token, bind),
+                Kind::RequestState(tool) => codec.open_request_state_with(token, tool, with),
+                Kind::Raw => codec.verify(token, bind).map(|payload| Opened {
+                    payload,
+                    secret: None,
+                }),
             };
             match opened {
                 Ok(opened) => {
-                    let payload = opened.payload_json();
+                    let (payload, secret) = (opened.payload.payload_json(), opened.secret);
                     if json {
-                        print_line(&output::verified_json(payload, kind))
+                        print_line(&output::verified_json(payload, secret.as_deref(), kind))
                     } else {
-                        print_line(&output::verified_payload(payload))
+                        print_line(&output::verified_text(payload, secret.as_deref()))
                     }
                 }
                 Err(e) => {

@@ -11,20 +11,29 @@ fn json_string(s: &str) -> String {
     json_for_terminal(&serde_json::Value::from(s).to_string(), true)
 }
 
-/// The payload JSON of a verified token as `verify` prints it.
-pub fn verified_payload(payload: &str) -> String {
-    json_for_terminal(payload, false)
+/// The payload JSON of a verified token as `verify` prints it, and the
+/// secret's on a line of its own when the token has one.
+pub fn verified_text(payload: &str, secret: Option<&str>) -> String {
+    let payload = json_for_terminal(payload, false);
+    match secret {
+        Some(secret) => format!("{payload}\nsecret: {}", json_for_terminal(secret, false)),
+        None => payload,
+    }
 }
 
-/// `{"ok":true,"payload":..,"purpose":..,"tool":..}` (the payload as sealed).
-pub fn verified_json(payload: &str, kind: Kind<'_>) -> String {
+/// `{"ok":true,"payload":..,"secret":..,"purpose":..,"tool":..}` (as sealed;
+/// `secret` is null when the token has none).
+pub fn verified_json(payload: &str, secret: Option<&str>, kind: Kind<'_>) -> String {
     let (purpose, tool) = match kind {
         Kind::View => ("\"view\"", "null".to_string()),
         Kind::RequestState(tool) => ("\"requestState\"", json_string(tool)),
         Kind::Raw => ("null", "null".to_string()),
     };
     let payload = json_for_terminal(payload, true);
-    format!("{{\"ok\":true,\"payload\":{payload},\"purpose\":{purpose},\"tool\":{tool}}}")
+    let secret = secret.map_or("null".to_string(), |s| json_for_terminal(s, true));
+    format!(
+        "{{\"ok\":true,\"payload\":{payload},\"secret\":{secret},\"purpose\":{purpose},\"tool\":{tool}}}"
+    )
 }
 
 /// `{"ok":false,"reason":..,"message":..}`.
@@ -47,7 +56,13 @@ pub fn refused_text(reason: Reason) -> String {
 /// The reader's JSON with `"verified":false` first, so no script mistakes it.
 pub fn inspect_json(view: &TokenView) -> String {
     let body = json_for_terminal(&view.to_json(), true);
-    format!("{{\"verified\":false,{}", body.get(1..).unwrap_or("}"))
+    let secret = view.secret_bytes.map_or("null".to_string(), |n| {
+        format!("{{\"encrypted\":true,\"bytes\":{n}}}")
+    });
+    format!(
+        "{{\"verified\":false,\"secret\":{secret},{}",
+        body.get(1..).unwrap_or("}")
+    )
 }
 
 pub fn now_seconds() -> i64 {
@@ -73,10 +88,13 @@ pub fn inspect_text(view: &TokenView, now: i64) -> String {
          tool     {tool}\n\
          exp      {} ({date}, {when})\n\
          bound    {}\n\
-         payload  {}",
+         payload  {}{}",
         view.exp,
         if view.bound { "yes" } else { "no" },
-        json_for_terminal(view.payload_json(), true)
+        json_for_terminal(view.payload_json(), true),
+        // Only its size: the secret is never decrypted here, nor its bytes shown.
+        view.secret_bytes
+            .map_or(String::new(), |n| format!("\nsecret: encrypted ({n} bytes)"))
     )
 }
 
