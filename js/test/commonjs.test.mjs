@@ -62,7 +62,7 @@ import { readTokenUnverified, type TokenView } from "mcp-sealed-state/widget";
 const codec = new StateCodec({ key: "k".repeat(32) });
 const game: { n: number } = codec.open<{ n: number }>(codec.seal({ n: 1 }));
 const view: TokenView = readTokenUnverified(codec.seal(game));
-const reason: "malformed" | "mac" | "expired" | "bind" | "purpose" = new SealedStateError("mac").reason;
+const reason: "malformed" | "mac" | "expired" | "bind" | "purpose" | "request" = new SealedStateError("mac").reason;
 void createRequestStateCodec<{ step: number }>({ key: "k".repeat(32) }).mint({ step: 1 });
 // @ts-expect-error: the payload type flows through open<T>
 const wrong: string = codec.open<{ n: number }>("t");
