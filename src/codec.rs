@@ -642,7 +642,7 @@ fn check_request(
             let q = envelope::string_value(raw_q)
                 .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(t.as_bytes()))
                 .ok_or(Reason::Request)?;
-            let canonical = jcs::canonicalize(args).map_err(|_| Reason::Request)?;
+            let canonical = jcs::request_form(args).map_err(|_| Reason::Request)?;
             request_mac(key, &canonical)
                 .verify_truncated_left(&q)
                 .map_err(|_| Reason::Request.into())
@@ -663,7 +663,7 @@ fn request_digest<'b>(
     args: &str,
     buf: &'b mut [u8; BIND_TAG_CHARS],
 ) -> Result<&'b str, SealWithError> {
-    let canonical = jcs::canonicalize(args).map_err(SealWithError::Request)?;
+    let canonical = jcs::request_form(args).map_err(SealWithError::Request)?;
     let full = request_mac(key, &canonical).finalize().into_bytes();
     wire::encode_to(full.get(..BIND_TAG_BYTES).unwrap_or(&[]), buf);
     // base64url is ASCII, so this never falls back.
