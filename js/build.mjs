@@ -22,8 +22,8 @@ export const EDGE_SIMD_ENV = { RUSTFLAGS: `${process.env.RUSTFLAGS ?? ""} -C tar
 export const BUILDS = [
   // The widget loads in a fresh iframe on every tool call: built for size.
   { name: "widget", profile: ["--profile", "widget"], cargo: ["--no-default-features", "--features", "widget"], opt: ["-Oz", "--converge"] },
-  // The edge runs on every request: built for speed.
-  { name: "edge", profile: ["--release"], cargo: ["--features", "edge"], opt: ["--enable-simd", "-O3"], env: EDGE_SIMD_ENV },
+  // The edge runs on every request: built for speed; no `jcs` (the glue canonicalizes requests in JS).
+  { name: "edge", profile: ["--release"], cargo: ["--no-default-features", "--features", "edge"], opt: ["--enable-simd", "-O3"], env: EDGE_SIMD_ENV },
 ];
 
 function run(cmd, args, opts = {}) {

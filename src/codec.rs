@@ -14,9 +14,7 @@ use hmac::Mac;
 use crate::clock::{self, Clock};
 use crate::envelope;
 use crate::error::{Reason, SealedStateError};
-#[cfg(not(target_arch = "wasm32"))]
-use crate::jcs;
-use crate::jcs::JcsError;
+use crate::jcs::{self, JcsError};
 use crate::json;
 use crate::keys::{HmacSha256, Key, KeyError, Keys};
 use crate::payload::{self, Payload};
@@ -644,30 +642,12 @@ fn check_request(
             let q = envelope::string_value(raw_q)
                 .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(t.as_bytes()))
                 .ok_or(Reason::Request)?;
-            let canonical = canonical_request(args).map_err(|_| Reason::Request)?;
+            let canonical = jcs::request_form(args).map_err(|_| Reason::Request)?;
             request_mac(key, &canonical)
                 .verify_truncated_left(&q)
                 .map_err(|_| Reason::Request.into())
         }
         _ => Err(Reason::Request.into()),
-    }
-}
-
-/// The RFC 8785 form of the request's JSON text.
-#[cfg(not(target_arch = "wasm32"))]
-fn canonical_request(args: &str) -> Result<std::borrow::Cow<'_, str>, JcsError> {
-    jcs::canonicalize(args).map(std::borrow::Cow::Owned)
-}
-
-/// In wasm the JS glue hands over the RFC 8785 form itself (JS's own number
-/// formatting and key order are the RFC's), so the edge `.wasm` carries no
-/// float parser, formatter or sort (-N KiB gzipped, js/bench/RESULTS.md).
-#[cfg(target_arch = "wasm32")]
-fn canonical_request(args: &str) -> Result<std::borrow::Cow<'_, str>, JcsError> {
-    if json::is_valid(args) {
-        Ok(std::borrow::Cow::Borrowed(args))
-    } else {
-        Err(JcsError::NotJson)
     }
 }
 
@@ -683,7 +663,7 @@ fn request_digest<'b>(
     args: &str,
     buf: &'b mut [u8; BIND_TAG_CHARS],
 ) -> Result<&'b str, SealWithError> {
-    let canonical = canonical_request(args).map_err(SealWithError::Request)?;
+    let canonical = jcs::request_form(args).map_err(SealWithError::Request)?;
     let full = request_mac(key, &canonical).finalize().into_bytes();
     wire::encode_to(full.get(..BIND_TAG_BYTES).unwrap_or(&[]), buf);
     // base64url is ASCII, so this never falls back.

@@ -38,7 +38,24 @@ impl core::fmt::Display for JcsError {
 
 impl std::error::Error for JcsError {}
 
+/// The text the request digest is taken over: its RFC 8785 form with the
+/// `jcs` feature; without it (the wasm build, whose JS glue canonicalizes
+/// with the engine's own number formatting, which saves the float tables),
+/// the JSON text as given. Text that is not canonical then only fails to
+/// match: it fails closed.
+pub fn request_form(text: &str) -> Result<std::borrow::Cow<'_, str>, JcsError> {
+    #[cfg(feature = "jcs")]
+    return canonicalize(text).map(std::borrow::Cow::Owned);
+    #[cfg(not(feature = "jcs"))]
+    return if json::is_valid(text) {
+        Ok(std::borrow::Cow::Borrowed(text))
+    } else {
+        Err(JcsError::NotJson)
+    };
+}
+
 /// The canonical form of the JSON text `text`.
+#[cfg(feature = "jcs")]
 pub fn canonicalize(text: &str) -> Result<String, JcsError> {
     if !json::is_valid(text) {
         return Err(JcsError::NotJson);
@@ -49,11 +66,13 @@ pub fn canonicalize(text: &str) -> Result<String, JcsError> {
     Ok(out)
 }
 
+#[cfg(feature = "jcs")]
 fn is_ws(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r')
 }
 
 /// Write one (validated, trimmed) value.
+#[cfg(feature = "jcs")]
 fn write_value(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError> {
     match v.as_bytes().first() {
         Some(b'{') => write_object(v, depth + 1, out),
@@ -71,6 +90,7 @@ fn write_value(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError> 
     }
 }
 
+#[cfg(feature = "jcs")]
 fn write_number(v: &str, out: &mut String) -> Result<(), JcsError> {
     let n: f64 = v.parse().map_err(|_| JcsError::NotJson)?;
     if !n.is_finite() {
@@ -80,6 +100,7 @@ fn write_number(v: &str, out: &mut String) -> Result<(), JcsError> {
     Ok(())
 }
 
+#[cfg(feature = "jcs")]
 fn write_object(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError> {
     if depth > MAX_DEPTH {
         return Err(JcsError::TooDeep);
@@ -110,6 +131,7 @@ fn write_object(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError>
     Ok(())
 }
 
+#[cfg(feature = "jcs")]
 fn write_array(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError> {
     if depth > MAX_DEPTH {
         return Err(JcsError::TooDeep);
@@ -142,7 +164,7 @@ fn write_array(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError> 
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "jcs"))]
 mod tests {
     use super::*;
 

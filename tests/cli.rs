@@ -123,7 +123,7 @@ fn verify_json_is_one_object() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         v,
-        serde_json::json!({"ok": true, "payload": {"board": "X...O....", "turn": 2}, "secret": null, "purpose": "requestState", "tool": "move"})
+        serde_json::json!({"ok": true, "payload": {"board": "X...O....", "turn": 2}, "purpose": "requestState", "tool": "move"})
     );
 }
 

@@ -284,6 +284,7 @@ describe("real workerd (no nodejs_compat): production comes from the env binding
           typeofProcess: typeof process,
           explicit: attempt({ production: env.NODE_ENV === "production" }),
           implicit: attempt({}),
+          emptyList: attempt({ key: [] }),
         });
       },
     };`;
@@ -305,6 +306,8 @@ describe("real workerd (no nodejs_compat): production comes from the env binding
     assert.match(r.explicit, /^RangeError: mcp-sealed-state: no key configured, and production mode refuses/);
     // Without it the Worker cannot know: the README says to pass it.
     assert.equal(r.implicit, "ephemeral");
+    // An empty key list is a configuration error, never the ephemeral key (SPEC "Keys").
+    assert.match(r.emptyList, /^RangeError: mcp-sealed-state: the key list is empty/);
   });
 
   test('a bundle built with define { "process.env.NODE_ENV": "\\"production\\"" } is production', async () => {

@@ -10,6 +10,7 @@ import { MAX_INPUT_BYTES, forgetBuffers, readOutput, readOutputWithSecret, write
 const utf8 = new TextEncoder();
 const MALFORMED = REASONS[1]; // the code of Reason::Malformed
 const FREED = Symbol("freed"); // StateCodec#broken after free()
+const CONFIG_KEY_EMPTY = 7; // src/bindings/protocol.rs: the core's words for an empty key list
 
 // The fewest characters of a token whose payload (and tool) JSON has
 // `chars` UTF-16 units, each at least a byte: prefix, base64url(envelope),
@@ -167,7 +168,7 @@ export class StateCodec {
     const list = options.key === undefined || options.key === null ? [] : Array.isArray(options.key) ? options.key : [options.key];
     // An empty list is a configuration mistake (an unset variable split into []), never the development key.
     if (Array.isArray(options.key) && list.length === 0) {
-      throw new RangeError("mcp-sealed-state: key is an empty list; give at least one key of 32 bytes or more (leave key out only for the development ephemeral key)");
+      throw new RangeError(`mcp-sealed-state: ${configMessage(CONFIG_KEY_EMPTY, [])}`);
     }
     const keys = list.map(keyBytes);
     const ttl = wholeNumber(options.ttlSeconds, DEFAULT_TTL_SECONDS, "ttlSeconds");

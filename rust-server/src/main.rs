@@ -79,14 +79,14 @@ struct Args {
 
 fn codec(ttl_seconds: i64) -> Result<Codec, String> {
     let key = std::env::var_os("STATE_KEY").filter(|k| !k.is_empty());
-    let keys = match key {
-        Some(key) => vec![key
+    // No STATE_KEY is no key option (the dev key, or an error in production), never an empty list.
+    let mut options = CodecOptions::default();
+    if let Some(key) = key {
+        let key = key
             .into_string()
-            .map_err(|_| "STATE_KEY is not valid UTF-8")?
-            .into_bytes()],
-        None => vec![],
-    };
-    let mut options = CodecOptions::with_keys(keys);
+            .map_err(|_| "STATE_KEY is not valid UTF-8")?;
+        options.keys = Some(vec![key.into_bytes()]);
+    }
     options.ttl_seconds = ttl_seconds;
     options.production = std::env::var("NODE_ENV").as_deref() == Ok("production");
     Codec::new(options).map_err(|e| format!("cannot build the state codec: {e}"))

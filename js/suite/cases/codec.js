@@ -142,7 +142,7 @@ test("options: ttlSeconds, leewaySeconds, maxTokenBytes are checked at construct
 test("no key: production refuses it; otherwise each codec draws its own ephemeral key", () => {
   for (const key of [undefined, null]) clearError(() => new StateCodec({ key, production: true }), RangeError, /no key configured, and production mode refuses the ephemeral development key/);
   // An empty list is a mistake in either mode, never the ephemeral key (issue 23).
-  for (const production of [true, false]) clearError(() => new StateCodec({ key: [], production }), RangeError, /key is an empty list/);
+  for (const production of [true, false]) clearError(() => new StateCodec({ key: [], production }), RangeError, /the key list is empty/);
   // production is explicit here: whether NODE_ENV is readable differs by runtime.
   const a = new StateCodec({ production: false });
   const b = new StateCodec({ production: false });

@@ -136,6 +136,6 @@ test("request binding: key order does not matter; a changed value, a missing or 
 });
 
 test("keys: an empty key list is a RangeError, never the ephemeral key", () => {
-  clearError(() => new StateCodec({ key: [] }), RangeError, /key is an empty list/);
+  clearError(() => new StateCodec({ key: [] }), RangeError, /the key list is empty/);
   clearError(() => new StateCodec({ key: [KEY, KEY] }), RangeError, /same key as an earlier key/);
 });

@@ -22,7 +22,7 @@ pub fn verified_text(payload: &str, secret: Option<&str>) -> String {
 }
 
 /// `{"ok":true,"payload":..,"secret":..,"purpose":..,"tool":..}` (as sealed;
-/// `secret` is null when the token has none).
+/// `secret` only when the token has one).
 pub fn verified_json(payload: &str, secret: Option<&str>, kind: Kind<'_>) -> String {
     let (purpose, tool) = match kind {
         Kind::View => ("\"view\"", "null".to_string()),
@@ -30,10 +30,11 @@ pub fn verified_json(payload: &str, secret: Option<&str>, kind: Kind<'_>) -> Str
         Kind::Raw => ("null", "null".to_string()),
     };
     let payload = json_for_terminal(payload, true);
-    let secret = secret.map_or("null".to_string(), |s| json_for_terminal(s, true));
-    format!(
-        "{{\"ok\":true,\"payload\":{payload},\"secret\":{secret},\"purpose\":{purpose},\"tool\":{tool}}}"
-    )
+    // Only a token with a secret has the member, so older scripts read the same object.
+    let secret = secret.map_or(String::new(), |s| {
+        format!(",\"secret\":{}", json_for_terminal(s, true))
+    });
+    format!("{{\"ok\":true,\"payload\":{payload}{secret},\"purpose\":{purpose},\"tool\":{tool}}}")
 }
 
 /// `{"ok":false,"reason":..,"message":..}`.
@@ -56,11 +57,11 @@ pub fn refused_text(reason: Reason) -> String {
 /// The reader's JSON with `"verified":false` first, so no script mistakes it.
 pub fn inspect_json(view: &TokenView) -> String {
     let body = json_for_terminal(&view.to_json(), true);
-    let secret = view.secret_bytes.map_or("null".to_string(), |n| {
-        format!("{{\"encrypted\":true,\"bytes\":{n}}}")
+    let secret = view.secret_bytes.map_or(String::new(), |n| {
+        format!("\"secret\":{{\"encrypted\":true,\"bytes\":{n}}},")
     });
     format!(
-        "{{\"verified\":false,\"secret\":{secret},{}",
+        "{{\"verified\":false,{secret}{}",
         body.get(1..).unwrap_or("}")
     )
 }
