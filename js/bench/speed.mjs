@@ -4,6 +4,8 @@ import { createHash, createHmac } from "node:crypto";
 import { BIND, CTX, TOOL } from "./codecs.mjs";
 import { timeRows } from "./harness.mjs";
 
+const SECRET = { cursor: "c-0123456789abcdef", seed: 42 }; // 41 bytes of JSON
+
 // op: what the row does; family: the node:crypto row it is compared with;
 // kind: make (seal-like, compared with the SDK's mint) or take (open-like, verify).
 function rowsFor(c, payload) {
@@ -19,6 +21,11 @@ function rowsFor(c, payload) {
     add("ours", "open", "take", "open", bound, { sync: () => c.ours.open(v, o) });
     add("ours", "sealRequestState", "make", "sealRequestState", bound, { sync: () => c.ours.sealRequestState(payload, TOOL, o) });
     add("ours", "openRequestState", "take", "openRequestState", bound, { sync: () => c.ours.openRequestState(r, TOOL, o) });
+    // The secret part (issue 23): a 32-byte secret encrypted beside the payload.
+    const so = { ...o, secret: SECRET };
+    const vs = c.ours.seal(payload, so);
+    add("ours, with a secret", "seal", "make", "seal", bound, { sync: () => c.ours.seal(payload, so) });
+    add("ours, with a secret", "open", "take", "open", bound, { sync: () => c.ours.openWithSecret(vs, o) });
     add("ours", "mint", "make", "mint", bound, { sync: () => c.ours.mint(payload, o) });
     add("ours", "verify", "take", "verify", bound, { sync: () => c.ours.verify(m, o) });
     // ours, the async drop-in
@@ -57,7 +64,7 @@ function rowsFor(c, payload) {
 
 // The rows `run.mjs --quick` keeps: seal and open, unbound, of ours against
 // the SDK codec and both node:crypto codecs (what the ratios need).
-const QUICK_ROWS = new Set(["ours|seal", "ours|open", "SDK codec|mint", "SDK codec|verify"]);
+const QUICK_ROWS = new Set(["ours|seal", "ours|open", "ours, with a secret|seal", "ours, with a secret|open", "SDK codec|mint", "SDK codec|verify"]);
 const quickRow = (r) => !r.bound && (QUICK_ROWS.has(`${r.group}|${r.op}`) || (r.nodeRef && (r.op === "seal" || r.op === "open")));
 
 /** Every row of every payload; `timing` (harness QUICK) and `quick` (the key rows only) for a before/after check. */
