@@ -55,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(token) = &sealed {
         let request = if rs { request } else { None };
         let opened = open(token, request).expect("a sealed token opens");
-        assert_eq!(opened.payload.payload_json(), payload);
+        assert_eq!(opened.payload.payload_json(), trim_json_ws(payload));
         assert_eq!(opened.secret.as_deref(), Some(secret));
         if request.is_some() {
             assert_eq!(open(token, None).unwrap_err().reason(), Reason::Request);
