@@ -224,7 +224,7 @@ impl<'a> Envelope<'a> {
     /// The purpose `p` claims, and the payload under it. A `p` that is not a
     /// purpose envelope (a raw `mint` token, an unknown purpose, a missing `d`
     /// or `o`) claims [`Purpose::Raw`], with all of `p` as the payload.
-    #[cfg(test)]
+    #[cfg(all(test, feature = "edge"))]
     pub fn claim(&self) -> (Purpose<String>, &'a str) {
         let c = self.claim_all();
         (c.purpose, c.payload)

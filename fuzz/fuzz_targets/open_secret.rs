@@ -77,7 +77,12 @@ fuzz_target!(|data: &[u8]| {
             .to_owned();
         let mut raw =
             base64::Engine::decode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, &s).unwrap();
-        let pick = input.field(4).bytes().rev().take(2).fold(0usize, |a, b| a * 256 + b as usize);
+        let pick = input
+            .field(4)
+            .bytes()
+            .rev()
+            .take(2)
+            .fold(0usize, |a, b| a * 256 + b as usize);
         let i = pick % raw.len();
         raw[i] ^= 1 | (pick >> 8) as u8;
         let forged_body = body.replace(&s, &b64(&raw));
@@ -95,7 +100,10 @@ fuzz_target!(|data: &[u8]| {
             serde_json::Value::from(input.field(5)),
         )
     } else {
-        format!("{{\"p\":\"v\",\"d\":0,\"s\":{}}}", serde_json::Value::from(input.field(4)))
+        format!(
+            "{{\"p\":\"v\",\"d\":0,\"s\":{}}}",
+            serde_json::Value::from(input.field(4))
+        )
     };
     let body = format!("{{\"p\":{inner},\"exp\":{}}}", NOW_S + 60);
     let key = KEYS[usize::from(input.flag(2))];
@@ -103,7 +111,10 @@ fuzz_target!(|data: &[u8]| {
     match open(&token, request) {
         Ok(o) => panic!("an unsealed secret opened: {:?}", o.secret),
         Err(e) => assert!(
-            matches!(e.reason(), Reason::Malformed | Reason::Mac | Reason::Request),
+            matches!(
+                e.reason(),
+                Reason::Malformed | Reason::Mac | Reason::Request
+            ),
             "{:?}",
             e.reason()
         ),
