@@ -106,8 +106,45 @@ pub(crate) fn seal(
     json: &str,
 ) -> Result<String, SealFailure> {
     let mut nonce = [0u8; NONCE_BYTES];
-    getrandom::fill(&mut nonce).map_err(|_| SealFailure::NoRandomness)?;
+    fill_nonce(&mut nonce).map_err(|_| SealFailure::NoRandomness)?;
     seal_with_nonce(key, purpose, json, nonce).ok_or(SealFailure::OutOfMemory)
+}
+
+/// A fresh nonce from the platform CSPRNG.
+#[cfg(not(target_arch = "wasm32"))]
+fn fill_nonce(nonce: &mut [u8; NONCE_BYTES]) -> Result<(), getrandom::Error> {
+    getrandom::fill(nonce)
+}
+
+/// In wasm each draw crosses into JS (`crypto.getRandomValues`, about half
+/// the cost of a small seal with a secret in Node), so nonces come from a
+/// pool drawn 1 KiB at a time, each handed out once and zeroed. Native code
+/// draws every nonce: a forked process would share a pool.
+#[cfg(target_arch = "wasm32")]
+fn fill_nonce(nonce: &mut [u8; NONCE_BYTES]) -> Result<(), getrandom::Error> {
+    use core::cell::RefCell;
+    const POOL_BYTES: usize = 1024;
+    std::thread_local! {
+        static POOL: RefCell<(usize, [u8; POOL_BYTES])> = const { RefCell::new((POOL_BYTES, [0; POOL_BYTES])) };
+    }
+    POOL.with(|pool| {
+        // Never re-entered (nothing here calls back into the codec); if it were, draw directly.
+        let Ok(mut pool) = pool.try_borrow_mut() else {
+            return getrandom::fill(nonce);
+        };
+        let (used, bytes) = &mut *pool;
+        if used.saturating_add(NONCE_BYTES) > POOL_BYTES {
+            getrandom::fill(bytes)?;
+            *used = 0;
+        }
+        let Some(chunk) = bytes.get_mut(*used..*used + NONCE_BYTES) else {
+            return getrandom::fill(nonce);
+        };
+        nonce.copy_from_slice(chunk);
+        chunk.fill(0);
+        *used += NONCE_BYTES;
+        Ok(())
+    })
 }
 
 /// Decrypt the `s` of a token that passed the MAC. Not canonical base64url,

@@ -242,6 +242,15 @@ for (const { era, options, version } of ERAS) {
         }
         assert.equal(r.structuredContent.status, "lost");
         assert.deepEqual(r.structuredContent.line, [2, 4, 6]);
+        // The servers' own game id and move count ride in the secret part, in the same shape:
+        // the widget sees that it is there, never what; each server opens the other's.
+        const holder = new StateCodec({ key: KEY });
+        const [rs, xs] = [r, x].map((t) => holder.openWithSecret(tokenOf(t), { bind: "alice" }).secret);
+        assert.equal(readTokenUnverified(tokenOf(r)).hasSecret, true);
+        assert.deepEqual([rs.moves, xs.moves, typeof rs.gameId, rs.gameId === xs.gameId], [3, 3, "string", false]);
+        assert.ok(!JSON.stringify([r.content, r.structuredContent]).includes(rs.gameId), "the id is not in what the model sees");
+        const crossed = await move(w.client, tokenOf(await move(rust.client, tokenOf(await start(rust.client)), 4)), 8);
+        assert.deepEqual(holder.openWithSecret(tokenOf(crossed), { bind: "alice" }).secret.moves, 2, "the workerd server carries the rmcp server's secret on");
         assert.match(textOf(r), /You played 8; I played 6\.\nX X O\n\. O \.\nO \. X\nI win\./);
         // Rule errors are ordinary tool errors, with the workerd server's text.
         const [over, wOver] = await Promise.all([move(rust.client, tokenOf(r), 3), move(w.client, tokenOf(x), 3)]);
@@ -306,8 +315,11 @@ for (const { era, options, version } of ERAS) {
         const s = sdkCodec({ bind: true });
         const t = tokenOf(await move(client, tokenOf(await start(client)), 4));
         const envelope = { p: "v", d: { board: "O...X....", turn: 2 } };
-        assert.deepEqual(await s.verify(t, { user: "alice" }), envelope);
-        assert.equal(await at(sealedAtMs(t), () => s.mint(envelope, { user: "alice" })), t);
+        // The server's secret part is an opaque string to the SDK; minted again, the same bytes.
+        const inner = await s.verify(t, { user: "alice" });
+        assert.deepEqual({ p: inner.p, d: inner.d }, envelope);
+        assert.equal(typeof inner.s, "string");
+        assert.equal(await at(sealedAtMs(t), () => s.mint(inner, { user: "alice" })), t);
         assert.deepEqual(new StateCodec({ key: KEY }).open(t, { bind: "alice" }), envelope.d);
         // A game the SDK sealed, played on by the Rust server.
         const mid = await s.mint({ p: "v", d: { board: "XX..O....", turn: 3 } }, { user: "alice" });

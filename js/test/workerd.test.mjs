@@ -141,6 +141,9 @@ for (const { era, options, version } of ERAS) {
         assert.match(textOf(m2), /You played 8; I played 2\./);
         // Each result carries a fresh viewUUID beside the token, for a View's per-result UI state.
         assert.equal(new Set([s, m1, m2].map(viewUUIDOf)).size, 3);
+        // The server's own game id rides in the secret part: there, and unreadable without the key.
+        assert.equal(readTokenUnverified(tokenOf(m2)).hasSecret, true);
+        assert.ok(!JSON.stringify(m2).includes("gameId"), "nothing of the secret in the result");
 
         // A rule error is an ordinary tool error, distinguishable from a bad token.
         const taken = await move(client, tokenOf(m2), 4);

@@ -24,6 +24,26 @@ pub const PLAYER: u8 = b'X';
 pub const COMPUTER: u8 = b'O';
 
 /// The game as sealed into the token.
+/// What the server keeps from the client, the Host and the model, in the
+/// token's secret part: its own id for the game and the move count
+/// (app.js writes the same shape).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct Secret {
+    #[serde(rename = "gameId")]
+    pub game_id: String,
+    pub moves: u64,
+}
+
+impl Secret {
+    /// A new game's: a fresh id, no moves.
+    pub fn new() -> Secret {
+        Secret {
+            game_id: uuid::Uuid::new_v4().to_string(),
+            moves: 0,
+        }
+    }
+}
+
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     pub board: String,

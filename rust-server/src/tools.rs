@@ -19,7 +19,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 
-use crate::game::{self, Game, LastMove};
+use crate::game::{self, Game, LastMove, Secret};
 
 /// The header whose value tokens are bound to (a demo, not authentication).
 pub const PRINCIPAL_HEADER: &str = "X-Demo-User";
@@ -97,8 +97,19 @@ impl TicTacToe {
     }
 
     /// A tool result carrying the re-sealed game (app.js `result`).
-    fn result(&self, game: &Game, last: Option<LastMove>, principal: &str) -> CallToolResult {
-        let token = match self.shared.codec.typed().seal(game, Some(principal)) {
+    fn result(
+        &self,
+        game: &Game,
+        last: Option<LastMove>,
+        secret: &Secret,
+        principal: &str,
+    ) -> CallToolResult {
+        let sealed =
+            self.shared
+                .codec
+                .typed()
+                .seal_with_secret(game, Some(secret), Some(principal));
+        let token = match sealed {
             Ok(token) => token,
             Err(e) => return tool_error(&format!("cannot seal the game: {e}")),
         };
@@ -127,8 +138,13 @@ impl TicTacToe {
                 ))
             }
         };
-        let game: Game = match self.shared.codec.typed().open(state, Some(principal)) {
-            Ok(game) => game,
+        let opened = self
+            .shared
+            .codec
+            .typed()
+            .open_with_secret::<Game, Secret>(state, Some(principal));
+        let (game, secret) = match opened {
+            Ok(opened) => opened,
             Err(OpenError::Token(e)) => {
                 // The reason is for this log only; the client gets the stable message.
                 eprintln!(
@@ -144,6 +160,9 @@ impl TicTacToe {
         if !game::is_game(&game) {
             return tool_error(game::NOT_A_GAME);
         }
+        // A token sealed before the secret part (or without one) starts a new id.
+        let mut secret = secret.unwrap_or_else(Secret::new);
+        secret.moves = secret.moves.saturating_add(1);
         match game::play(&game, cell) {
             Ok((next, computer)) => self.result(
                 &next,
@@ -151,6 +170,7 @@ impl TicTacToe {
                     player: usize::try_from(cell).unwrap_or(0),
                     computer,
                 }),
+                &secret,
                 principal,
             ),
             Err(e) => tool_error(&e.0),
@@ -231,7 +251,7 @@ impl ServerHandler for TicTacToe {
         let principal = principal_of(&context);
         let args = request.arguments.unwrap_or_default();
         let result = match request.name.as_ref() {
-            "start" => self.result(&game::new_game(), None, &principal),
+            "start" => self.result(&game::new_game(), None, &Secret::new(), &principal),
             "move" => self.play(&args, &principal),
             other => {
                 return Err(ErrorData::invalid_params(

@@ -88,6 +88,11 @@ function renderClaims() {
     " ",
     el("span", { class: "muted" }, claims.bound ? "opens only for the principal it was sealed for" : "opens for anyone with the key"),
   );
+  $("claim-secret").replaceChildren(
+    claims.hasSecret ? el("span", { class: "badge accent" }, "encrypted") : el("span", { class: "badge" }, "none"),
+    " ",
+    el("span", { class: "muted" }, claims.hasSecret ? "a secret part only the server's key reads; it is there, and unreadable here" : "no secret part"),
+  );
   $("claim-payload").textContent = pretty(claims.payload);
   $("claims-body").hidden = false;
   $("claims").dataset.status = "ok";

@@ -113,6 +113,9 @@ const moveInput = fromJsonSchema({
   additionalProperties: false,
 });
 
+// The demo's secret part as this server (and rust-server) writes it.
+const isSecret = (s) => s !== null && typeof s === "object" && typeof s.gameId === "string" && Number.isSafeInteger(s.moves);
+
 /**
  * A fresh McpServer with the `start` and `move` tools, for one request.
  *
@@ -132,12 +135,14 @@ export function buildDemoServer({ codec, principal, toolMeta, extend, onRefused,
   if (typeof principal !== "string") throw new TypeError("buildDemoServer: principal must be a string");
   const server = new McpServer({ ...serverInfo });
 
-  const result = (game, lastMove) => ({
+  // What the server keeps from the client, the Host and the model: its own id
+  // for the game and the move count, in the token's secret part.
+  const result = (game, lastMove, secret) => ({
     content: [{ type: "text", text: describe(game, { lastMove }) }],
     structuredContent: publicView(game, { lastMove }),
     // Not model-visible: the widget adopts the token and echoes it back as `state`;
     // a fresh viewUUID per result lets a View keep its UI state per rendered result (ext-apps' pattern).
-    _meta: { [STATE_META_KEY]: codec.seal(game, { bind: principal }), [VIEW_UUID_META_KEY]: crypto.randomUUID() },
+    _meta: { [STATE_META_KEY]: codec.seal(game, { bind: principal, secret }), [VIEW_UUID_META_KEY]: crypto.randomUUID() },
   });
 
   server.registerTool(
@@ -147,7 +152,7 @@ export function buildDemoServer({ codec, principal, toolMeta, extend, onRefused,
       description: "Start a new game of tic-tac-toe against the server. You are X and move first.",
       ...(toolMeta && { _meta: { ...toolMeta } }),
     },
-    async () => result(newGame(), null),
+    async () => result(newGame(), null, { gameId: crypto.randomUUID(), moves: 0 }),
   );
 
   server.registerTool(
@@ -160,8 +165,9 @@ export function buildDemoServer({ codec, principal, toolMeta, extend, onRefused,
     },
     async ({ state, cell }) => {
       let game;
+      let secret;
       try {
-        game = codec.open(state, { bind: principal });
+        ({ payload: game, secret } = codec.openWithSecret(state, { bind: principal }));
       } catch (error) {
         if (error instanceof SealedStateError) onRefused?.({ tool: "move", reason: error.reason, principal });
         // The SDK turns the throw into { isError: true, content: [{ text: error.message }] };
@@ -170,7 +176,9 @@ export function buildDemoServer({ codec, principal, toolMeta, extend, onRefused,
       }
       if (!isGame(game)) throw new GameError("That state is not a tic-tac-toe game.");
       const next = play(game, cell);
-      return result(next.game, { player: cell, computer: next.computer });
+      // A token sealed before the secret part (or by a server without it) starts a new id.
+      const kept = isSecret(secret) ? secret : { gameId: crypto.randomUUID(), moves: 0 };
+      return result(next.game, { player: cell, computer: next.computer }, { gameId: kept.gameId, moves: kept.moves + 1 });
     },
   );
 
