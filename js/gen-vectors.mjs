@@ -1,5 +1,5 @@
 // Generates interoperability test vectors for the v1 token wire format
-// (see SPEC.md, "Token wire format, v1") using the REAL reference codec,
+// (see docs/format.md, "Grammar") using the REAL reference codec,
 // `createRequestStateCodec` from @modelcontextprotocol/server 2.4.0.
 //
 //   node js/gen-vectors.mjs            (from the repo root)
@@ -13,7 +13,7 @@
 //
 // After writing, every vector is re-checked: the token is verified by a fresh
 // SDK codec at the same clock, the decoded body is compared with the envelope
-// SPEC.md describes, and the MAC and bind tag are recomputed independently
+// docs/format.md describes, and the MAC and bind tag are recomputed independently
 // with node:crypto. Any mismatch exits non-zero.
 
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
@@ -340,7 +340,7 @@ for (let i = 0; i < written.vectors.length; i++) {
     strictEqual(mac.length, 43, "mac length");
     b64urlDecodeStrict(mac);
 
-    // 3. Body is exactly the envelope SPEC.md describes.
+    // 3. Body is exactly the envelope docs/format.md describes.
     const kb = keyBytes(v.key);
     let inner;
     if (v.kind === "raw") inner = v.payloadJson;

@@ -1,4 +1,4 @@
-// The names SPEC.md fixes and the package's error classes, in the one module
+// The names docs/format.md fixes and the package's error classes, in the one module
 // every entry a program imports shares, so that each class is one class.
 // The constants themselves come from the Rust core (constants.js).
 import { SEALED_STATE_INVALID_MESSAGE } from "./constants.js";

@@ -1,6 +1,7 @@
 //! Seal and open: the v1 codec with purposes, binding, expiry and rotation.
 //!
-//! Opening checks, in SPEC order: shape and size (before any hashing), MAC
+//! Opening checks, in the order of
+//! docs/format.md: shape and size (before any hashing), MAC
 //! against every key in constant time, body (UTF-8, JSON object, `p`,
 //! integer `exp`), expiry, binding, purpose and tool. Each failure is a
 //! [`SealedStateError`] whose message is the one stable constant.
@@ -32,7 +33,7 @@ pub const BIND_LABEL: &[u8] = b"mcp.requestState.bind:";
 pub const BIND_TAG_BYTES: usize = 16;
 /// Characters of the base64url bind tag (and of the request digest).
 const BIND_TAG_CHARS: usize = wire::encoded_len(BIND_TAG_BYTES);
-/// Domain separation for the request digest `q` (SPEC "Request binding").
+/// Domain separation for the request digest `q` (docs/format.md, "q: the request digest").
 pub const REQUEST_LABEL: &[u8] = b"mcp-sealed-state/v1/request:";
 
 /// Construction options. Keys are copied into keyed MAC states.

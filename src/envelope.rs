@@ -1,4 +1,4 @@
-//! The JSON inside a token.
+//! The JSON inside a token (docs/format.md, "Grammar").
 //!
 //! Outer envelope (the SDK's): `{"p":<inner>,"exp":<int>}` or with `,"b":<tag>`.
 //! Inner purpose envelope (ng-mcp-ui's), so the two verified carriers never mix:
@@ -6,7 +6,7 @@
 //! `{"p":"r","d":<payload>,"o":<tool>}`. A raw `mint` puts the payload itself in `p`.
 //! Keys are written in that order, compact, as `JSON.stringify` writes them.
 //!
-//! This is SPEC's reading ([`parse`]: one reading per token, nothing
+//! This is docs/format.md's reading ([`parse`]: one reading per token, nothing
 //! lenient); the drop-in's reading, the SDK codec's, is `sdk_reading`.
 
 use crate::json;

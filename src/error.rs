@@ -8,7 +8,7 @@ use core::fmt;
 pub const SEALED_STATE_INVALID_MESSAGE: &str =
     "mcp-sealed-state: sealed state is invalid or expired";
 
-/// Which step of opening failed (SPEC "Opening: order and failure").
+/// Which step of opening failed (docs/format.md, "Opening: order and reasons").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Reason {
@@ -42,7 +42,7 @@ impl Reason {
         self as u8
     }
 
-    /// The reason code as SPEC.md spells it.
+    /// The reason code as docs/format.md spells it.
     pub const fn as_str(self) -> &'static str {
         match self {
             Reason::Malformed => "malformed",

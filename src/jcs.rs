@@ -1,5 +1,5 @@
-//! RFC 8785 canonical JSON (JCS), for the request digest (SPEC "Request
-//! binding (MRTR)"): object members sorted by the UTF-16 code units of their
+//! RFC 8785 canonical JSON (JCS), for the request digest (docs/format.md,
+//! "q: the request digest"): object members sorted by the UTF-16 code units of their
 //! names, no whitespace, strings escaped as `JSON.stringify` escapes them, and
 //! numbers written as ECMAScript's `Number.prototype.toString` writes them.
 //!

@@ -1,7 +1,7 @@
 //! The drop-in's reading of a raw token: as the SDK's own codec
 //! (`createRequestStateCodec` of `@modelcontextprotocol/server`) reads it,
-//! for the `OP_SDK` operation of the wasm I/O path (SPEC: "The drop-in
-//! behaves as the SDK's codec"). The shape, MAC and binding steps are SPEC's;
+//! for the `OP_SDK` operation of the wasm I/O path (docs/drop-in.md, "Read as the
+//! SDK reads them"). The shape, MAC and binding steps are docs/format.md's;
 //! the body is read as the SDK's `JSON.parse` and property reads take it.
 //! Only a key holder can make a body that reads differently either way.
 //!
@@ -189,7 +189,7 @@ mod tests {
     fn reads_as_the_sdk_reads() {
         use parse as sdk;
         let env = |p, exp, b| Some(Envelope { p, exp, b });
-        // What SPEC's reading takes, the SDK's takes the same.
+        // What docs/format.md's reading takes, the SDK's takes the same.
         assert_eq!(
             sdk("{\"p\":{\"a\":1},\"exp\":5,\"b\":\"T\"}"),
             env(Some("{\"a\":1}"), Some("5"), Some("\"T\""))

@@ -1,11 +1,6 @@
-//! The secret part of a token (SPEC "Private state"): JSON only a key holder
-//! reads, as `s` in the inner envelope.
-//!
-//! ```text
-//! sealed = base64url_nopad( nonce(24) || XChaCha20-Poly1305(encKey, nonce, JSON, aad) || tag(16) )
-//! encKey = HKDF-SHA256(ikm = key, salt = none, info = "mcp-sealed-state/v1/secret"), 32 bytes
-//! aad    = "mcp-sealed-state/v1/secret:" p ":" o
-//! ```
+//! The secret part of a token (docs/format.md, "s: the secret part"): JSON
+//! only a key holder reads, as `s` in the inner envelope, XChaCha20-Poly1305
+//! under a key derived with HKDF-SHA256 from the token's key.
 //!
 //! The nonce is random (24 bytes make collisions negligible), so no counter
 //! has to survive a restart or be shared between instances.

@@ -1,4 +1,4 @@
-//! The codec's contract, one failure reason per test (SPEC "Opening: order and
+//! The codec's contract, one failure reason per test (docs/format.md, "Opening: order and
 //! failure"), plus expiry, leeway, rotation, size limit and keys.
 #![cfg(all(feature = "edge", not(target_arch = "wasm32")))]
 

@@ -2,7 +2,7 @@
 //! token written and read as @modelcontextprotocol/server's codec does.
 //! Tokens under test carry genuine MACs made with the `hmac` crate, since
 //! only a key holder can make the bodies where the two readings differ; each
-//! row also checks what SPEC's reading (`OP_RAW`) makes of the same token.
+//! row also checks what docs/format.md's reading (`OP_RAW`) makes of the same token.
 #![cfg(all(feature = "edge", not(target_arch = "wasm32")))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -130,7 +130,7 @@ fn mints_undefined_as_the_sdk_does() {
         open(protocol::OP_SDK, &token, None, later),
         Err(Reason::Expired)
     );
-    // SPEC's reading: an envelope without "p" is malformed.
+    // docs/format.md's reading: an envelope without "p" is malformed.
     assert_eq!(
         open(protocol::OP_RAW, &token, None, NOW_MS),
         Err(Reason::Malformed)
@@ -172,7 +172,7 @@ fn only_the_sdk_operation_takes_no_payload() {
     );
 }
 
-/// An envelope, the bind value, what the SDK reading gives, what SPEC's gives.
+/// An envelope, the bind value, what the SDK reading gives, what docs/format.md's gives.
 type Row<'a> = (
     String,
     Option<&'a str>,
@@ -343,7 +343,7 @@ fn bodies_only_a_key_holder_can_make() {
         assert_eq!(
             open(protocol::OP_RAW, &token, bind, NOW_MS),
             want(spec),
-            "SPEC's reading of {envelope}"
+            "docs/format.md's reading of {envelope}"
         );
         // Whatever the body, a broken MAC is "mac" first.
         let broken = format!("{}A", &token[..token.len() - 1]);

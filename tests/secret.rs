@@ -1,6 +1,6 @@
 //! The secret part and request binding through the public codec: tamper
 //! properties under a re-MAC, purpose and tool binding of the secret,
-//! rotation, and the request digest (SPEC "Private state", "Request binding").
+//! rotation, and the request digest (docs/format.md, "s" and "q").
 
 #![cfg(feature = "edge")]
 

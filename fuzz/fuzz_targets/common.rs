@@ -308,7 +308,7 @@ pub enum Want<'a> {
     Raw,
 }
 
-/// What opening should give: the payload JSON or the reason, by SPEC's steps,
+/// What opening should give: the payload JSON or the reason, by docs/format.md's steps,
 /// built on other crates. `Err(Unjudgeable)` when serde_json cannot tell.
 pub fn ref_open(
     token: &str,

@@ -10,7 +10,7 @@
 //                 construction and cloned per call with Hash#copy() (Node has no
 //                 Hmac#copy). HMAC(k, m) = H((k^opad) || H((k^ipad) || m)).
 //
-// Same checks as the SDK's verify and our open, in SPEC order: shape, MAC
+// Same checks as the SDK's verify and our open, in the order of docs/format.md: shape, MAC
 // (constant time), body (strict UTF-8, object, integer exp), expiry, binding,
 // purpose/tool. Errors are plain Errors whose message is the reason code.
 import { createHash, createHmac, createSecretKey, timingSafeEqual } from "node:crypto";

@@ -1,4 +1,4 @@
-// Codecs per request (SPEC "Codecs per request", issue 24): memory when every
+// Codecs per request (docs/server.md, "A codec per request"; issue 24): memory when every
 // request builds its own codec, seals and opens a 64 KiB payload and drops
 // the codec without free(), as a stateless handler does.
 //

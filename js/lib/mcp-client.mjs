@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
-/** The demo's `_meta` key of the sealed token (SPEC.md's STATE_META_KEY). */
+/** The demo's `_meta` key of the sealed token (the package's STATE_META_KEY). */
 const STATE_META_KEY = "ng-mcp-ui/state";
 
 /**

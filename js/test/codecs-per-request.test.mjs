@@ -1,4 +1,4 @@
-// Codecs per request (SPEC "Codecs per request", issue 24): a server that
+// Codecs per request (docs/server.md, "A codec per request"; issue 24): a server that
 // builds a StateCodec or a drop-in codec inside every request and never frees
 // it keeps wasm memory flat, with no FinalizationRegistry (workerd before
 // 2025-05-05) and in a synchronous burst. And sharing one wasm codec between

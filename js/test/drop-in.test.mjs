@@ -1,6 +1,6 @@
 // Our createRequestStateCodec (the packed package, js/out/consumer) beside the
 // REAL one of @modelcontextprotocol/server@2.4.0, as code written against the
-// SDK uses it (SPEC.md, "The drop-in behaves as the SDK's codec, failures
+// SDK uses it (docs/drop-in.md, "Where it differs from the SDK", failures
 // included"):
 //   1. every token the SDK refuses, we refuse with the same message;
 //   2. one row per odd input (keys, payloads, options, verify arguments): what
@@ -420,7 +420,7 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
       input: "payload: one whose token is over 256 KiB",
       sdk: "mints and verifies it (no size limit)",
       ours: "mint throws a RangeError; with maxTokenBytes raised, the same token as the SDK",
-      why: "SPEC: the size limit applies (maxTokenBytes, an extra option; tokens are refused before hashing)",
+      why: "docs/format.md: the size limit applies (maxTokenBytes, an extra option; tokens are refused before hashing)",
       check: async () => {
         const payload = { big: "x".repeat(200_000) };
         const [theirs, mine] = await sideOutcomes({ key: KEY }, (c) => c.mint(payload));
@@ -510,7 +510,7 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
       input: "ttlSeconds: 1.5",
       sdk: "accepted; exp is fractional",
       ours: "RangeError at construction",
-      why: "SPEC's deliberate exception: exp is an integer number of seconds",
+      why: "docs/format.md's deliberate exception: exp is an integer number of seconds",
       check: () => {
         sdk.createRequestStateCodec({ key: KEY, ttlSeconds: 1.5 });
         assert.throws(() => ours.createRequestStateCodec({ key: KEY, ttlSeconds: 1.5 }), { name: "RangeError", message: /ttlSeconds must be a whole number/ });
@@ -663,7 +663,7 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
       input: "a genuine token re-spelt: MAC padded (=), with + and /, with a space, with stray trailing bits",
       sdk: "opens it (atob tolerates all four)",
       ours: '"malformed"',
-      why: "SPEC's deliberate exception: non-canonical base64url is refused (no codec mints it; one token, one spelling)",
+      why: "docs/format.md's deliberate exception: non-canonical base64url is refused (no codec mints it; one token, one spelling)",
       check: async () => {
         const [token] = await mints({ key: KEY }, { s: 1 });
         const dot = token.lastIndexOf(".");
@@ -684,7 +684,7 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
       input: "a body re-spelt with stray trailing bits (genuine MAC over that spelling)",
       sdk: 'opens it (atob ignores the bits); refuses it as "expired" once expired',
       ours: '"malformed"; "expired" once expired, as the SDK',
-      why: "SPEC's deliberate exception: non-canonical base64url is refused",
+      why: "docs/format.md's deliberate exception: non-canonical base64url is refused",
       check: async () => {
         let text = `{"p":{"s":1},"exp":${S0 + 600}}`;
         while (b64url(Buffer.from(text)).length % 4 !== 2) text += " ";
@@ -704,7 +704,7 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
     {
       input: 'envelopes only a key holder can make: no "p", a fractional, exponent or huge exp, a repeated key, a leading BOM, a "b" of another type',
       sdk: "reads them as JSON.parse and JS read them (p undefined; exp compared as a number; the last key wins; TextDecoder drops the BOM)",
-      ours: "the same outcome for each: the drop-in's core reads a raw envelope as the SDK does (StateCodec keeps SPEC's one reading)",
+      ours: "the same outcome for each: the drop-in's core reads a raw envelope as the SDK does (StateCodec keeps docs/format.md's one reading)",
       check: async () => {
         const exp = S0 + 600;
         const bodies = [
@@ -770,7 +770,7 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
       input: "a token over maxTokenBytes (extra option, here 200)",
       sdk: "(no such option) opens it",
       ours: '"malformed", before any hashing',
-      why: "SPEC: the size limit applies",
+      why: "docs/format.md: the size limit applies",
       check: async () => {
         const [token] = await mints({ key: KEY }, { pad: "y".repeat(200) });
         const codec = ours.createRequestStateCodec({ key: KEY, maxTokenBytes: 200 });

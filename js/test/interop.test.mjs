@@ -207,7 +207,7 @@ describe("both codecs refuse the same bad tokens for the same reason", () => {
       const theirs = await at(now, () => sdkReason(isBound ? sBound : s, token, isBound ? { user } : undefined));
       const mine = await at(now, () => ourReason(() => (isBound ? cBound : c).verify(token, isBound ? { bind: user } : undefined)));
       if (token.startsWith("v1.!")) {
-        // The only documented difference: SPEC checks the base64url alphabet before hashing.
+        // The only documented difference: docs/format.md checks the base64url alphabet before hashing.
         assert.equal(theirs, "mac");
         assert.equal(mine, "malformed");
         continue;

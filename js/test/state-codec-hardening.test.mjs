@@ -306,7 +306,7 @@ describe("real workerd (no nodejs_compat): production comes from the env binding
     assert.match(r.explicit, /^RangeError: mcp-sealed-state: no key configured, and production mode refuses/);
     // Without it the Worker cannot know: the README says to pass it.
     assert.equal(r.implicit, "ephemeral");
-    // An empty key list is a configuration error, never the ephemeral key (SPEC "Keys").
+    // An empty key list is a configuration error, never the ephemeral key (docs/format.md, "Keys").
     assert.match(r.emptyList, /^RangeError: mcp-sealed-state: the key list is empty/);
   });
 

@@ -37,7 +37,7 @@ eachWidgetEntry(async ({ w, plain, bound, good, stillWorks, assertMalformed }) =
     assert.equal(backend(), EXPECTED_BACKEND);
   });
 
-  test("exports: the API SPEC.md names, and nothing only tests call", () => {
+  test("exports: the API docs/format.md and docs/hosts.md name, and nothing only tests call", () => {
     assert.deepEqual(
       Object.keys(w)
         .filter((k) => !EDGE_ONLY.has(k))
@@ -197,7 +197,7 @@ eachWidgetEntry(async ({ w, plain, bound, good, stillWorks, assertMalformed }) =
     });
   });
 
-  describe("adoptToken (SPEC freshness rule)", async () => {
+  describe("adoptToken (the freshness rule of docs/hosts.md)", async () => {
     const older = await sdk({ ttlSeconds: 60 }).mint(view({ v: "older" }));
     const newer = await sdk({ ttlSeconds: 600 }).mint(view({ v: "newer" }));
     const newerTwin = await sdk({ ttlSeconds: 600 }).mint(view({ v: "same exp, other payload" }));

@@ -1,5 +1,5 @@
 // The View-side stores of view state other than the Host's, and the order in
-// which connectWithViewState tries them (SPEC "View state on every host"):
+// which connectWithViewState tries them (docs/hosts.md, "View state on every host"):
 // "host" (ui/set-view-state), "openai" (ChatGPT's window.openai), "local"
 // (localStorage under the tool result's _meta.viewUUID), "memory" (nothing
 // outlives the View). Every store applies the same size rule, and a store

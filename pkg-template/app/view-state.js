@@ -1,4 +1,4 @@
-// ViewState: one render's view state on the best store it has (SPEC "View
+// ViewState: one render's view state on the best store it has (docs/hosts.md, "View
 // state on every host"): the Host's ui/set-view-state, ChatGPT's
 // window.openai, localStorage under the tool result's viewUUID, or memory.
 import { ViewStateError, setViewStateRequest, viewStateSupport } from "mcp-sealed-state/widget";
@@ -64,7 +64,7 @@ export class ViewState {
   #state = null;
 
   /**
-   * `options.stores`: the stores to try, in order (default all, SPEC order);
+   * `options.stores`: the stores to try, in order (default all, the order of docs/hosts.md);
    * `options.toolResult`: a watchFirstToolResult(app) installed before connect
    * (made here when "local" is to be tried and none is given).
    */

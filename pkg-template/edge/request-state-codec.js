@@ -5,7 +5,7 @@
 // where the SDK gives it, because the SDK's requestState.verify seam and code
 // written against the SDK read that message. Options and inputs are read as the
 // SDK reads them (the same expressions, so the same values and the same
-// errors), except where SPEC.md makes us stricter: non-canonical base64url is
+// errors), except where docs/format.md makes us stricter: non-canonical base64url is
 // refused, a fractional ttlSeconds is a RangeError, the size limit applies.
 // Tokens are written and read by the core's SDK reading (src/envelope.rs,
 // parse_as_sdk): an undefined payload, a fractional or huge exp, a repeated
@@ -62,7 +62,7 @@ export function createRequestStateCodec(options) {
   if (keyBytes.byteLength < 32) throw new RangeError(`createRequestStateCodec: key must be at least 32 bytes (got ${keyBytes.byteLength})`);
   const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
   if (!Number.isFinite(ttlSeconds)) throw new RangeError("createRequestStateCodec: ttlSeconds must be a finite number");
-  // SPEC: stricter than the SDK, which would write a fractional exp that no integer-exp codec opens.
+  // docs/format.md: stricter than the SDK, which would write a fractional exp that no integer-exp codec opens.
   if (!Number.isInteger(ttlSeconds)) throw new RangeError(`createRequestStateCodec: ttlSeconds must be a whole number of seconds (got ${ttlSeconds})`);
   const maxTokenBytes = options.maxTokenBytes ?? DEFAULT_MAX_TOKEN_BYTES;
   // The SDK checks bind only where it calls it: any value is accepted here.
@@ -140,7 +140,7 @@ export function createRequestStateCodec(options) {
   // says "mac" for a body or MAC no codec signed. A MAC part that is a
   // non-canonical spelling of 32 bytes is judged by its canonical spelling,
   // which the SDK reads the same: its reason then, or, where the SDK accepts
-  // the token, ours ("malformed": SPEC refuses non-canonical base64url).
+  // the token, ours ("malformed": docs/format.md refuses non-canonical base64url).
   function sdkReasonBeforeMac(body, mac, nowMs, binding) {
     if (!BASE64URL.test(body)) return "mac";
     const bytes = sdkBase64UrlToBytes(mac);
@@ -152,7 +152,7 @@ export function createRequestStateCodec(options) {
   // The core refused a body whose MAC it verified: it is not strict base64url,
   // UTF-8 or one JSON text, or it is `null`. The SDK decodes base64url more
   // loosely: its reason, where it has one, else ours ("malformed", where the
-  // SDK would read on: SPEC's exception for non-canonical base64url).
+  // SDK would read on: docs/format.md's exception for non-canonical base64url).
   function sdkReasonAfterMac(body, nowMs) {
     let envelope;
     try {
@@ -187,10 +187,10 @@ export function createRequestStateCodec(options) {
     },
 
     async verify(state, ctx) {
-      // SPEC: the size limit comes before any decoding or scan, so an oversize
+      // docs/format.md: the size limit comes before any decoding or scan, so an oversize
       // string costs no more to refuse than reading its length. "malformed" is
       // the SDK's reason for a bad shape, and where its shape step would read
-      // on (it has no limit), SPEC's refusal.
+      // on (it has no limit), docs/format.md's refusal.
       if (typeof state === "string" && state.length > maxTokenBytes) throw failure("malformed");
       // The SDK's shape step, the same expressions: a non-string fails as it fails there.
       const dot = state.lastIndexOf(".");

@@ -160,7 +160,7 @@ export class StateCodec {
   #now;
   #maxChars;
   #broken = null; // the error of a call that trapped: this codec is not used again
-  // mint/verify's operation: SPEC's raw token, or, for createRequestStateCodec
+  // mint/verify's operation: docs/format.md's raw token, or, for createRequestStateCodec
   // alone, the same token written and read as the SDK's codec does.
   #raw = IO.RAW;
 

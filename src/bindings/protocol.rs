@@ -99,7 +99,7 @@ pub fn config_error(e: crate::codec::ConfigError) -> u32 {
 /// What an operation code asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Operation<'a> {
-    /// A token of this purpose, by SPEC's rules.
+    /// A token of this purpose, by docs/format.md's rules.
     Purpose(Purpose<&'a str>),
     /// A raw token by the SDK codec's rules ([`OP_SDK`]).
     Sdk,

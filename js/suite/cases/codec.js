@@ -51,7 +51,7 @@ for (const { name } of carriers(null)) {
         const env = envelope(token);
         assert.deepEqual(env.p, c.inner(payload));
         assert.equal(env.exp, S0 + 600);
-        assert.deepEqual(Object.keys(env), bind ? ["p", "exp", "b"] : ["p", "exp"]); // SPEC's key order
+        assert.deepEqual(Object.keys(env), bind ? ["p", "exp", "b"] : ["p", "exp"]); // docs/format.md's key order
         if (bind) assert.match(env.b, /^[A-Za-z0-9_-]{22}$/);
       }
       const token = c.seal(PAYLOAD, opts);

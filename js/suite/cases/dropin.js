@@ -61,7 +61,7 @@ test("drop-in: bind(ctx) binds to the principal; the SDK's reason codes on failu
   await atClock(T0, async () => rejectsWith(unbound.verify(await signed('"hello"'), {}), "expired", "a genuine MAC around a body without exp"));
   const born = await atClock(T0, () => createRequestStateCodec({ key: KEY, ttlSeconds: -1 }).mint(1));
   await atClock(T0, () => rejectsWith(unbound.verify(born, {}), "expired", "born expired"));
-  await atClock(T0, () => rejectsWith(unbound.verify(`${plain}=`, {}), "malformed", "a padded MAC, which the SDK tolerates (SPEC's exception)"));
+  await atClock(T0, () => rejectsWith(unbound.verify(`${plain}=`, {}), "malformed", "a padded MAC, which the SDK tolerates (docs/format.md's exception)"));
 });
 
 test("drop-in: bind(ctx) values that are not strings are stringified the SDK's way", async () => {

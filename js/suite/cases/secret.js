@@ -1,4 +1,4 @@
-// The secret part (SPEC "Private state") and request binding (SPEC "Request
+// The secret part (docs/format.md, "s") and request binding (docs/format.md, "q"
 // binding (MRTR)"): what only a key holder reads, what a key holder who
 // tampers is refused, and what an MRTR token is bound to.
 import * as edge from "mcp-sealed-state";

@@ -99,7 +99,7 @@ pub fn inspect_text(view: &TokenView, now: i64) -> String {
     )
 }
 
-/// "valid for 5m" or "expired 5m ago": expired once exp < floor(now) (SPEC "Opening").
+/// "valid for 5m" or "expired 5m ago": expired once exp < floor(now) (docs/format.md, "Opening").
 pub fn time_left(exp: i64, now: i64) -> String {
     let left = exp.saturating_sub(now);
     if left >= 0 {
