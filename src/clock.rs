@@ -27,7 +27,7 @@ pub fn seconds_left(exp: i64, now_ms: f64) -> Option<i64> {
 }
 
 /// The system clock in ms (native builds; in wasm the JS glue passes `now()`).
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(feature = "edge", not(target_arch = "wasm32")))]
 pub fn system_now_ms() -> f64 {
     match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
         Ok(d) => d.as_millis() as f64,
@@ -39,9 +39,11 @@ pub fn system_now_ms() -> f64 {
 /// Where a codec reads the time, in ms since the epoch: the system clock by
 /// default, or a function of the caller's (a pinned clock in tests, a
 /// server's own time source), as the JS package's `now` option.
+#[cfg(feature = "edge")]
 #[derive(Clone, Default)]
 pub struct Clock(Option<std::sync::Arc<dyn Fn() -> f64 + Send + Sync>>);
 
+#[cfg(feature = "edge")]
 impl Clock {
     /// The system clock. In wasm there is none to read (the bindings pass
     /// the glue's `now()` to every call), so it reads NaN there, which seals
@@ -67,6 +69,7 @@ impl Clock {
     }
 }
 
+#[cfg(feature = "edge")]
 impl core::fmt::Debug for Clock {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(if self.0.is_some() {
@@ -113,7 +116,7 @@ mod tests {
         assert_eq!(seconds_left(i64::MAX, 0.0), Some(i64::MAX));
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(all(feature = "edge", not(target_arch = "wasm32")))]
     #[test]
     fn a_clock_reads_its_function_or_the_system() {
         assert_eq!(Clock::from_fn(|| 1_234.5).now_ms(), 1_234.5);

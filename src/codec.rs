@@ -1,21 +1,24 @@
-//! Seal and open: the v1 codec with purposes, binding, expiry and rotation.
+//! Seal and open: the v1 codec with purposes, binding, expiry, rotation,
+//! the secret part and request binding.
 //!
-//! Opening checks, in the order of
-//! docs/format.md: shape and size (before any hashing), MAC
-//! against every key in constant time, body (UTF-8, JSON object, `p`,
-//! integer `exp`), expiry, binding, purpose and tool. Each failure is a
-//! [`SealedStateError`] whose message is the one stable constant.
+//! Opening checks in the order of docs/format.md ("Opening: order and
+//! reasons"): shape and size (before any hashing), the MAC against every key
+//! in constant time, the body, expiry, binding, purpose and tool, the
+//! request, the secret. Each failure is a [`SealedStateError`] whose message
+//! is the one stable constant.
 //!
 //! Every buffer that grows with the input is reserved with `try_reserve`, so
 //! a payload or token too large for the memory at hand is an error value,
 //! never an allocation failure (in wasm, a trap that kills the request).
+
+use std::borrow::Cow;
 
 use hmac::Mac;
 
 use crate::clock::{self, Clock};
 use crate::envelope;
 use crate::error::{Reason, SealedStateError};
-use crate::jcs::{self, JcsError};
+use crate::jcs::JcsError;
 use crate::json;
 use crate::keys::{HmacSha256, Key, KeyError, Keys};
 use crate::payload::{self, Payload};
@@ -23,28 +26,59 @@ use crate::purpose::Purpose;
 use crate::secret;
 use crate::wire;
 
-/// Default token lifetime, seconds.
+/// Default token lifetime, in seconds.
 pub const DEFAULT_TTL_SECONDS: i64 = 600;
-/// Default size limit, bytes. A 64 KiB payload makes an ~88 KB token.
+/// Default size limit of a token, in bytes. A 64 KiB payload makes an ~88 KB token.
 pub const DEFAULT_MAX_TOKEN_BYTES: usize = 256 * 1024;
+/// Default size limit of a request's canonical (RFC 8785) text, in bytes.
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 64 * 1024;
+/// Printed to stderr once per process when a native codec runs on the
+/// development key (the JS glue logs its own words, in its options' names).
+const DEV_KEY_WARNING: &str = "mcp-sealed-state: no key configured; using a random development \
+key. Tokens will not survive a restart or open in another process. Give CodecOptions a key of at \
+least 32 bytes (and set `production` to make a missing key an error).";
 /// Domain separation for bind tags, as the SDK writes it.
-pub const BIND_LABEL: &[u8] = b"mcp.requestState.bind:";
+pub(crate) const BIND_LABEL: &[u8] = b"mcp.requestState.bind:";
 /// Bytes of the bind tag (truncated HMAC).
-pub const BIND_TAG_BYTES: usize = 16;
+pub(crate) const BIND_TAG_BYTES: usize = 16;
 /// Characters of the base64url bind tag (and of the request digest).
 const BIND_TAG_CHARS: usize = wire::encoded_len(BIND_TAG_BYTES);
 /// Domain separation for the request digest `q` (docs/format.md, "q: the request digest").
-pub const REQUEST_LABEL: &[u8] = b"mcp-sealed-state/v1/request:";
+pub(crate) const REQUEST_LABEL: &[u8] = b"mcp-sealed-state/v1/request:";
 
-/// Construction options. Keys are copied into keyed MAC states.
+/// How to build a [`Codec`]: the keys and the limits. Keys are copied at
+/// construction.
+///
+/// ```
+/// use mcp_sealed_state::{Codec, CodecOptions};
+///
+/// let mut options = CodecOptions::with_keys(vec![[7u8; 32]]);
+/// options.ttl_seconds = 60;
+/// let codec = Codec::new(options)?;
+/// # Ok::<(), mcp_sealed_state::ConfigError>(())
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct CodecOptions<K> {
-    /// First seals, all open. `None`: the ephemeral key (dev) or an error
-    /// (production); an empty list is an error, never the ephemeral key.
+    /// The keys, each at least [`MIN_KEY_BYTES`](crate::MIN_KEY_BYTES) long:
+    /// the first seals, every one opens (rotation). `None` is no key: the
+    /// process's development key, or [`KeyError::Missing`] when
+    /// `production` is set. An empty list is [`KeyError::Empty`], never the
+    /// development key.
     pub keys: Option<Vec<K>>,
+    /// Seconds from sealing to `exp` ([`DEFAULT_TTL_SECONDS`]).
     pub ttl_seconds: i64,
+    /// Seconds past `exp` that a token still opens (0; never negative).
     pub leeway_seconds: i64,
+    /// Longest token sealed or opened, in bytes ([`DEFAULT_MAX_TOKEN_BYTES`]);
+    /// a longer token is refused before any hashing.
     pub max_token_bytes: usize,
+    /// Longest canonical text of a request, in bytes
+    /// ([`DEFAULT_MAX_REQUEST_BYTES`]); a longer one is
+    /// [`SealError::RequestTooLarge`] when sealing and [`Reason::Request`]
+    /// when opening, and is never hashed.
+    pub max_request_bytes: usize,
+    /// Refuse to build without a key, rather than use the development key.
     pub production: bool,
     /// Where seal and open read the time (the system clock by default).
     pub now: Clock,
@@ -57,6 +91,7 @@ impl<K> Default for CodecOptions<K> {
             ttl_seconds: DEFAULT_TTL_SECONDS,
             leeway_seconds: 0,
             max_token_bytes: DEFAULT_MAX_TOKEN_BYTES,
+            max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
             production: false,
             now: Clock::system(),
         }
@@ -75,7 +110,10 @@ impl<K: AsRef<[u8]>> CodecOptions<K> {
 
 /// Why a codec could not be built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ConfigError {
+    /// The keys are refused (too short, missing in production, listed twice,
+    /// an empty list, or no randomness for the development key).
     Key(KeyError),
     /// `leeway_seconds` is negative.
     NegativeLeeway,
@@ -91,23 +129,54 @@ impl core::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             ConfigError::Key(e) => e.fmt(f),
-            ConfigError::NegativeLeeway => f.write_str("leewaySeconds must not be negative"),
+            ConfigError::NegativeLeeway => f.write_str("leeway_seconds must not be negative"),
         }
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl std::error::Error for ConfigError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ConfigError::Key(e) => Some(e),
+            ConfigError::NegativeLeeway => None,
+        }
+    }
+}
 
 /// Why a payload could not be sealed. The codec is unchanged by any of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SealError {
     /// The payload is not one JSON text.
     PayloadNotJson,
+    /// The secret is not one JSON text.
+    SecretNotJson,
     /// The sealed token would be longer than `max_token_bytes`, so this codec
     /// could not open it again.
-    TokenTooLarge { bytes: usize, max_bytes: usize },
-    /// The clock is not finite, or outside [`clock::MAX_CLOCK_MS`].
+    TokenTooLarge {
+        /// The token's length, in bytes (for a secret alone: its part's).
+        bytes: usize,
+        /// The codec's `max_token_bytes`.
+        max_bytes: usize,
+    },
+    /// The request has no RFC 8785 canonical form (or is not JSON).
+    Request(JcsError),
+    /// The request's canonical text is longer than `max_request_bytes`.
+    RequestTooLarge {
+        /// The canonical text's length, in bytes (for a
+        /// [`Request::Canonical`] text, its own length).
+        bytes: usize,
+        /// The codec's `max_request_bytes`.
+        max_bytes: usize,
+    },
+    /// A request on a view or raw token, or a secret on a raw token: only a
+    /// `requestState` token binds a request, and a raw token has no purpose
+    /// envelope to carry either.
+    NotCarried,
+    /// The clock is not finite, or outside the range of a JS `Date`.
     InvalidClock,
+    /// The platform's random number generator failed to give a nonce.
+    NoRandomness,
     /// The allocator refused room for the token.
     OutOfMemory,
 }
@@ -115,14 +184,24 @@ pub enum SealError {
 impl core::fmt::Display for SealError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            SealError::PayloadNotJson => f.write_str("payload is not valid JSON text"),
+            SealError::PayloadNotJson => f.write_str("the payload is not valid JSON text"),
+            SealError::SecretNotJson => f.write_str("the secret is not valid JSON text"),
             SealError::TokenTooLarge { bytes, max_bytes } => write!(
                 f,
                 "the sealed token is {bytes} bytes, over max_token_bytes ({max_bytes})"
             ),
+            SealError::Request(e) => e.fmt(f),
+            SealError::RequestTooLarge { bytes, max_bytes } => write!(
+                f,
+                "the request's canonical text is {bytes} bytes, over max_request_bytes ({max_bytes})"
+            ),
+            SealError::NotCarried => f.write_str(
+                "only a requestState token binds a request, and a raw token carries no secret",
+            ),
             SealError::InvalidClock => {
                 f.write_str("the clock is not a finite number of milliseconds")
             }
+            SealError::NoRandomness => f.write_str("the platform's random number generator failed"),
             SealError::OutOfMemory => f.write_str("out of memory for the sealed token"),
         }
     }
@@ -130,84 +209,227 @@ impl core::fmt::Display for SealError {
 
 impl std::error::Error for SealError {}
 
-/// What a sealed token carries beside its payload: a bind value, a secret
-/// (JSON text only a key holder reads) and, for requestState, the request's
-/// arguments (JSON text, bound by their RFC 8785 digest).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SealWith<'a> {
-    pub bind: Option<&'a str>,
-    pub secret: Option<&'a str>,
-    pub request: Option<&'a str>,
-}
-
-/// What opening a token checks beside the MAC, expiry and purpose.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OpenWith<'a> {
-    pub bind: Option<&'a str>,
-    pub request: Option<&'a str>,
-}
-
-/// Why a token with a secret or a request could not be sealed.
+/// The arguments of the request a `requestState` token answers, bound by
+/// the digest of their RFC 8785 canonical form (docs/format.md, "q").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SealWithError {
-    /// What plain sealing refuses (the payload, the size, the clock, memory).
-    Seal(SealError),
-    /// The secret is not one JSON text.
-    SecretNotJson,
-    /// The request has no RFC 8785 canonical form (or is not JSON).
-    Request(JcsError),
-    /// A request digest or a secret on a raw token, which has no purpose envelope.
-    RawToken,
-    /// The platform CSPRNG failed to give a nonce.
-    NoRandomness,
+#[non_exhaustive]
+pub enum Request<'a> {
+    /// JSON text, canonicalized here: member order and spelling do not matter.
+    #[cfg(feature = "jcs")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "jcs")))]
+    Json(&'a str),
+    /// A `serde_json` value, canonicalized here.
+    #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+    Value(&'a serde_json::Value),
+    /// Text already in RFC 8785 form, digested exactly as given (the wasm
+    /// build's glue canonicalizes in JS). Text that is not canonical only
+    /// fails to match, so it fails closed.
+    Canonical(&'a str),
 }
 
-impl From<SealError> for SealWithError {
-    fn from(e: SealError) -> Self {
-        SealWithError::Seal(e)
+/// A text that may be absent, as [`SealWith`] and [`OpenWith`] take their
+/// bind value and secret: a `&str`, a `&String`, or an `Option<&str>`
+/// (`None`: none).
+pub trait MaybeStr<'a>: sealed::Sealed {
+    /// The text, or `None`.
+    fn into_option(self) -> Option<&'a str>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for &str {}
+    impl Sealed for &String {}
+    impl Sealed for Option<&str> {}
+}
+
+impl<'a> MaybeStr<'a> for &'a str {
+    fn into_option(self) -> Option<&'a str> {
+        Some(self)
     }
 }
 
-impl core::fmt::Display for SealWithError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            SealWithError::Seal(e) => e.fmt(f),
-            SealWithError::SecretNotJson => f.write_str("secret is not valid JSON text"),
-            SealWithError::Request(e) => e.fmt(f),
-            SealWithError::RawToken => {
-                f.write_str("a raw token carries neither a secret nor a request digest")
-            }
-            SealWithError::NoRandomness => {
-                f.write_str("the platform's random number generator failed")
-            }
+impl<'a> MaybeStr<'a> for &'a String {
+    fn into_option(self) -> Option<&'a str> {
+        Some(self.as_str())
+    }
+}
+
+impl<'a> MaybeStr<'a> for Option<&'a str> {
+    fn into_option(self) -> Option<&'a str> {
+        self
+    }
+}
+
+/// What a token is sealed as and with: its purpose, and optionally a bind
+/// value, a secret (JSON text only a key holder reads) and, for
+/// `requestState`, the request. Built from [`SealWith::view`],
+/// [`SealWith::request_state`] or [`SealWith::raw`].
+///
+/// ```
+/// use mcp_sealed_state::SealWith;
+///
+/// let with = SealWith::view().bind("user-42").secret(r#"{"cursor":"c-17"}"#);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SealWith<'a> {
+    pub(crate) purpose: Purpose<&'a str>,
+    pub(crate) bind: Option<&'a str>,
+    pub(crate) secret: Option<&'a str>,
+    pub(crate) request: Option<Request<'a>>,
+}
+
+/// What a token must be to open: its purpose, and the bind value and request
+/// it was sealed with (a token sealed with one opens only with the same, and
+/// one sealed without opens only without). Built from [`OpenWith::view`],
+/// [`OpenWith::request_state`] or [`OpenWith::raw`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenWith<'a> {
+    pub(crate) purpose: Purpose<&'a str>,
+    pub(crate) bind: Option<&'a str>,
+    pub(crate) request: Option<Request<'a>>,
+}
+
+impl<'a> SealWith<'a> {
+    /// A token of `purpose`, with nothing else.
+    pub const fn new(purpose: Purpose<&'a str>) -> Self {
+        SealWith {
+            purpose,
+            bind: None,
+            secret: None,
+            request: None,
+        }
+    }
+
+    /// A View's token: `{"p":"v","d":payload}`.
+    pub const fn view() -> Self {
+        SealWith::new(Purpose::View)
+    }
+
+    /// An MRTR `requestState` token for `tool`: `{"p":"r","d":payload,"o":tool}`.
+    pub const fn request_state(tool: &'a str) -> Self {
+        SealWith::new(Purpose::RequestState(tool))
+    }
+
+    /// The SDK's raw token (its `mint`): the payload is all of `p`.
+    pub const fn raw() -> Self {
+        SealWith::new(Purpose::Raw)
+    }
+
+    /// Bind the token to a value (a user, a tenant, a session); `None` for
+    /// none. Only its tag is in the token.
+    pub fn bind(self, value: impl MaybeStr<'a>) -> Self {
+        SealWith {
+            bind: value.into_option(),
+            ..self
+        }
+    }
+
+    /// Carry a secret, JSON text only a key holder reads; `None` for none.
+    pub fn secret(self, json: impl MaybeStr<'a>) -> Self {
+        SealWith {
+            secret: json.into_option(),
+            ..self
+        }
+    }
+
+    /// Bind the request's arguments (a `requestState` token only).
+    pub fn request(self, request: impl Into<Option<Request<'a>>>) -> Self {
+        SealWith {
+            request: request.into(),
+            ..self
         }
     }
 }
 
-impl std::error::Error for SealWithError {}
+impl Default for SealWith<'_> {
+    /// A view token.
+    fn default() -> Self {
+        SealWith::view()
+    }
+}
+
+impl<'a> OpenWith<'a> {
+    /// A token of `purpose`, with no bind value and no request.
+    pub const fn new(purpose: Purpose<&'a str>) -> Self {
+        OpenWith {
+            purpose,
+            bind: None,
+            request: None,
+        }
+    }
+
+    /// A View's token.
+    pub const fn view() -> Self {
+        OpenWith::new(Purpose::View)
+    }
+
+    /// An MRTR `requestState` token sealed for `tool`.
+    pub const fn request_state(tool: &'a str) -> Self {
+        OpenWith::new(Purpose::RequestState(tool))
+    }
+
+    /// The SDK's raw token (its `verify`): the whole `p` is the payload.
+    pub const fn raw() -> Self {
+        OpenWith::new(Purpose::Raw)
+    }
+
+    /// The value the token must be bound to; `None`: it must be unbound.
+    pub fn bind(self, value: impl MaybeStr<'a>) -> Self {
+        OpenWith {
+            bind: value.into_option(),
+            ..self
+        }
+    }
+
+    /// The request the token must have been sealed with; `None`: it must
+    /// have been sealed without one. A view or raw token never opens with one.
+    pub fn request(self, request: impl Into<Option<Request<'a>>>) -> Self {
+        OpenWith {
+            request: request.into(),
+            ..self
+        }
+    }
+}
+
+impl Default for OpenWith<'_> {
+    /// A view token.
+    fn default() -> Self {
+        OpenWith::view()
+    }
+}
 
 /// An opened token: the payload, and the secret when the token has one.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Opened {
+    /// The payload, exactly the JSON text that was sealed.
     pub payload: Payload,
-    /// The secret's JSON text; `None` when the token carries none.
+    /// The secret's JSON text, decrypted; `None` when the token carries none.
     pub secret: Option<String>,
 }
 
-/// The codec. Cheap to share; every method takes `&self`.
+impl Opened {
+    /// The payload as JSON text.
+    pub fn payload_json(&self) -> &str {
+        self.payload.payload_json()
+    }
+}
+
+/// Seals and opens tokens. Cheap to clone and share; every method takes `&self`.
 #[derive(Clone, Debug)]
 pub struct Codec {
     keys: Keys,
     ttl_seconds: i64,
     leeway_seconds: i64,
     max_token_bytes: usize,
+    max_request_bytes: usize,
     clock: Clock,
 }
 
 impl Codec {
-    /// Build a codec. With no keys, in development, it draws an ephemeral key
-    /// and (natively) prints [`crate::keys::EPHEMERAL_KEY_WARNING`] to stderr once;
-    /// the wasm bindings leave the warning to the JS side.
+    /// Build a codec. With no keys, outside production, it uses a random
+    /// development key and prints a warning to stderr once per process.
     pub fn new<K: AsRef<[u8]>>(options: CodecOptions<K>) -> Result<Codec, ConfigError> {
         if options.leeway_seconds < 0 {
             return Err(ConfigError::NegativeLeeway);
@@ -215,25 +437,32 @@ impl Codec {
         let keys = Keys::new(options.keys.as_deref(), options.production)?;
         #[cfg(not(target_arch = "wasm32"))]
         if keys.is_ephemeral() && crate::keys::ephemeral_warning_due() {
-            eprintln!("{}", crate::keys::EPHEMERAL_KEY_WARNING);
+            eprintln!("{DEV_KEY_WARNING}");
         }
         Ok(Codec {
             keys,
             ttl_seconds: options.ttl_seconds,
             leeway_seconds: options.leeway_seconds,
             max_token_bytes: options.max_token_bytes,
+            max_request_bytes: options.max_request_bytes,
             clock: options.now,
         })
     }
 
-    /// Whether it runs on the dev ephemeral key.
+    /// Whether it runs on the development key.
     pub fn is_ephemeral(&self) -> bool {
         self.keys.is_ephemeral()
     }
 
-    /// The size limit of this codec's tokens, bytes.
+    /// The size limit of this codec's tokens, in bytes.
     pub fn max_token_bytes(&self) -> usize {
         self.max_token_bytes
+    }
+
+    /// The codec's clock, read now, in ms (for the typed open).
+    #[cfg(feature = "serde")]
+    pub(crate) fn now_ms(&self) -> f64 {
+        self.clock.now_ms()
     }
 
     /// Seconds past `exp` that a token still opens.
@@ -241,116 +470,53 @@ impl Codec {
         self.leeway_seconds
     }
 
-    // ---- sealing -------------------------------------------------------
-
-    /// A view token (`{"p":"v","d":payload}`) expiring `ttl` after now.
-    pub fn seal(&self, payload_json: &str, bind: Option<&str>) -> Result<String, SealError> {
-        self.seal_string(Purpose::View, payload_json, bind)
-    }
-
-    /// An MRTR requestState token for `tool` (`{"p":"r","d":payload,"o":tool}`).
-    pub fn seal_request_state(
-        &self,
-        payload_json: &str,
-        tool: &str,
-        bind: Option<&str>,
-    ) -> Result<String, SealError> {
-        self.seal_string(Purpose::RequestState(tool), payload_json, bind)
-    }
-
-    /// A view token with a secret part (JSON text) beside the payload.
-    pub fn seal_with_secret(
-        &self,
-        payload_json: &str,
-        secret_json: Option<&str>,
-        bind: Option<&str>,
-    ) -> Result<String, SealWithError> {
-        let with = SealWith {
-            bind,
-            secret: secret_json,
-            request: None,
-        };
-        self.seal_string_with(Purpose::View, payload_json, with)
-    }
-
-    /// An MRTR requestState token for `tool` with any of a bind value, a
-    /// secret and the request's arguments (JSON text).
-    pub fn seal_request_state_with(
-        &self,
-        payload_json: &str,
-        tool: &str,
-        with: SealWith<'_>,
-    ) -> Result<String, SealWithError> {
-        self.seal_string_with(Purpose::RequestState(tool), payload_json, with)
-    }
-
-    fn seal_string_with(
-        &self,
-        purpose: Purpose<&str>,
-        payload_json: &str,
-        with: SealWith<'_>,
-    ) -> Result<String, SealWithError> {
+    /// Seal `payload_json` (one JSON text) as `with` says, expiring
+    /// `ttl_seconds` from now.
+    ///
+    /// ```
+    /// use mcp_sealed_state::{Codec, CodecOptions, OpenWith, SealWith};
+    ///
+    /// let codec = Codec::new(CodecOptions::with_keys(vec![[7u8; 32]]))?;
+    /// let token = codec.seal(r#"{"step":2}"#, &SealWith::request_state("move").bind("user-42"))?;
+    /// let opened = codec.open(&token, &OpenWith::request_state("move").bind("user-42"))?;
+    /// assert_eq!(opened.payload_json(), r#"{"step":2}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn seal(&self, payload_json: &str, with: &SealWith<'_>) -> Result<String, SealError> {
         let mut token = Vec::new();
         let now_ms = self.clock.now_ms();
-        self.seal_into_with(purpose, Some(payload_json), with, now_ms, &mut token)?;
+        self.seal_into(with, Some(payload_json), now_ms, &mut token)?;
         // The token is ASCII, so this never falls back to the empty string.
         Ok(String::from_utf8(token).unwrap_or_default())
     }
 
-    /// A raw v1 token with no purpose envelope, as the SDK's `mint` makes.
-    pub fn mint(&self, payload_json: &str, bind: Option<&str>) -> Result<String, SealError> {
-        self.seal_string(Purpose::Raw, payload_json, bind)
-    }
-
-    fn seal_string(
-        &self,
-        purpose: Purpose<&str>,
-        payload_json: &str,
-        bind: Option<&str>,
-    ) -> Result<String, SealError> {
-        let mut token = Vec::new();
+    /// Open `token` as `with` says: its payload, and its secret decrypted
+    /// when it has one. Every failure has the same message; its
+    /// [`reason`](SealedStateError::reason) is for the server's log.
+    pub fn open(&self, token: &str, with: &OpenWith<'_>) -> Result<Opened, SealedStateError> {
         let now_ms = self.clock.now_ms();
-        self.seal_into(purpose, Some(payload_json), bind, now_ms, &mut token)?;
-        // The token is ASCII, so this never falls back to the empty string.
-        Ok(String::from_utf8(token).unwrap_or_default())
+        self.open_as_with(token.as_bytes(), with, true, now_ms)
     }
 
-    /// The one sealing path: check the clock and the payload, then write the
-    /// token's (ASCII) bytes over `out`, which the wasm bindings keep between
-    /// calls. On an error `out` holds no token. No payload (JS `undefined`,
-    /// which the SDK's `mint` takes) is for a raw token only.
+    /// The one sealing path: check the clock, the payload and what `with`
+    /// carries, then write the token's (ASCII) bytes over `out`, which the
+    /// wasm bindings keep between calls. On an error `out` holds no token.
+    /// No payload (JS `undefined`, which the SDK's `mint` takes) is for a
+    /// raw token only. The secret is checked, and the token's size computed,
+    /// before anything is encrypted or written.
     pub(crate) fn seal_into(
         &self,
-        purpose: Purpose<&str>,
+        with: &SealWith<'_>,
         payload_json: Option<&str>,
-        bind: Option<&str>,
         now_ms: f64,
         out: &mut Vec<u8>,
     ) -> Result<(), SealError> {
-        let with = SealWith {
+        let SealWith {
+            purpose,
             bind,
-            ..SealWith::default()
-        };
-        self.seal_into_with(purpose, payload_json, with, now_ms, out)
-            .map_err(|e| match e {
-                SealWithError::Seal(e) => e,
-                // Unreachable without a secret or a request.
-                _ => SealError::PayloadNotJson,
-            })
-    }
-
-    /// [`Codec::seal_into`] with a secret and a request digest. The secret
-    /// is checked, and the token's size computed, before anything is
-    /// encrypted or written.
-    pub(crate) fn seal_into_with(
-        &self,
-        purpose: Purpose<&str>,
-        payload_json: Option<&str>,
-        with: SealWith<'_>,
-        now_ms: f64,
-        out: &mut Vec<u8>,
-    ) -> Result<(), SealWithError> {
-        let bind = with.bind;
+            secret: secret_json,
+            request,
+        } = *with;
         out.clear();
         let now = clock::unix_seconds(now_ms).ok_or(SealError::InvalidClock)?;
         let valid = match payload_json {
@@ -358,16 +524,21 @@ impl Codec {
             None => purpose == Purpose::Raw,
         };
         if !valid {
-            return Err(SealError::PayloadNotJson.into());
+            return Err(SealError::PayloadNotJson);
         }
-        if purpose == Purpose::Raw && (with.secret.is_some() || with.request.is_some()) {
-            return Err(SealWithError::RawToken);
+        let carried = match purpose {
+            Purpose::Raw => secret_json.is_none() && request.is_none(),
+            Purpose::View => request.is_none(),
+            Purpose::RequestState(_) => true,
+        };
+        if !carried {
+            return Err(SealError::NotCarried);
         }
-        if with.secret.is_some_and(|s| !json::is_valid(s)) {
-            return Err(SealWithError::SecretNotJson);
+        if secret_json.is_some_and(|s| !json::is_valid(s)) {
+            return Err(SealError::SecretNotJson);
         }
         // Refuse an oversize secret before paying for its encryption.
-        let secret_chars = match with.secret {
+        let secret_chars = match secret_json {
             Some(s) => secret::sealed_len(s.len()).ok_or(SealError::OutOfMemory)?,
             None => 0,
         };
@@ -375,25 +546,27 @@ impl Codec {
             return Err(SealError::TokenTooLarge {
                 bytes: secret_chars,
                 max_bytes: self.max_token_bytes,
-            }
-            .into());
+            });
         }
+        let canonical = match request {
+            Some(request) => Some(self.request_text(request)?),
+            None => None,
+        };
         let exp = now.saturating_add(self.ttl_seconds);
         let Some(key) = self.keys.sealing() else {
-            return Err(SealError::OutOfMemory.into()); // unreachable: `Keys` always holds a key
+            return Err(SealError::OutOfMemory); // unreachable: `Keys` always holds a key
         };
         let mut tag_buf = [0u8; BIND_TAG_CHARS];
         let tag = bind.map(|value| bind_tag(&key.mac, value, &mut tag_buf));
         let mut q_buf = [0u8; BIND_TAG_CHARS];
-        let q = match with.request {
-            Some(args) => Some(request_digest(&key.mac, args, &mut q_buf)?),
-            None => None,
-        };
-        let sealed = match with.secret {
+        let q = canonical
+            .as_deref()
+            .map(|text| request_digest(&key.mac, text, &mut q_buf));
+        let sealed = match secret_json {
             Some(json) => Some(
                 secret::seal(&key.secret, purpose, json).map_err(|e| match e {
-                    secret::SealFailure::NoRandomness => SealWithError::NoRandomness,
-                    secret::SealFailure::OutOfMemory => SealWithError::Seal(SealError::OutOfMemory),
+                    secret::SealFailure::NoRandomness => SealError::NoRandomness,
+                    secret::SealFailure::OutOfMemory => SealError::OutOfMemory,
                 })?,
             ),
             None => None,
@@ -415,8 +588,7 @@ impl Codec {
             return Err(SealError::TokenTooLarge {
                 bytes,
                 max_bytes: self.max_token_bytes,
-            }
-            .into());
+            });
         }
         out.try_reserve_exact(bytes)
             .map_err(|_| SealError::OutOfMemory)?;
@@ -433,95 +605,57 @@ impl Codec {
         Ok(())
     }
 
-    // ---- opening -------------------------------------------------------
-
-    /// Open a view token.
-    pub fn open(&self, token: &str, bind: Option<&str>) -> Result<Payload, SealedStateError> {
-        let now_ms = self.clock.now_ms();
-        self.open_as(token.as_bytes(), Purpose::View, bind, now_ms)
-    }
-
-    /// Open an MRTR requestState token minted for `tool`.
-    pub fn open_request_state(
-        &self,
-        token: &str,
-        tool: &str,
-        bind: Option<&str>,
-    ) -> Result<Payload, SealedStateError> {
-        let now_ms = self.clock.now_ms();
-        self.open_as(token.as_bytes(), Purpose::RequestState(tool), bind, now_ms)
-    }
-
-    /// Open a view token and its secret, if it has one.
-    pub fn open_with_secret(
-        &self,
-        token: &str,
-        bind: Option<&str>,
-    ) -> Result<Opened, SealedStateError> {
-        let now_ms = self.clock.now_ms();
-        let with = OpenWith {
-            bind,
-            request: None,
+    /// The text a request's digest is taken over: its canonical form, within
+    /// `max_request_bytes`. A [`Request::Canonical`] text is measured before
+    /// it is read at all.
+    fn request_text<'r>(&self, request: Request<'r>) -> Result<Cow<'r, str>, SealError> {
+        let too_large = |bytes| SealError::RequestTooLarge {
+            bytes,
+            max_bytes: self.max_request_bytes,
         };
-        self.open_as_with(token.as_bytes(), Purpose::View, with, true, now_ms)
-    }
-
-    /// Open an MRTR requestState token minted for `tool`, checking the
-    /// request's arguments (JSON text) when it was sealed with them, and its
-    /// secret, if it has one.
-    pub fn open_request_state_with(
-        &self,
-        token: &str,
-        tool: &str,
-        with: OpenWith<'_>,
-    ) -> Result<Opened, SealedStateError> {
-        let now_ms = self.clock.now_ms();
-        self.open_as_with(
-            token.as_bytes(),
-            Purpose::RequestState(tool),
-            with,
-            true,
-            now_ms,
-        )
-    }
-
-    /// Verify a raw v1 token (the SDK's `verify`): the whole `p` comes back.
-    pub fn verify(&self, token: &str, bind: Option<&str>) -> Result<Payload, SealedStateError> {
-        let now_ms = self.clock.now_ms();
-        self.open_as(token.as_bytes(), Purpose::Raw, bind, now_ms)
+        let text = match request {
+            Request::Canonical(text) => {
+                if text.len() > self.max_request_bytes {
+                    return Err(too_large(text.len()));
+                }
+                if !json::is_valid(text) {
+                    return Err(SealError::Request(JcsError::NotJson));
+                }
+                Cow::Borrowed(text)
+            }
+            #[cfg(feature = "jcs")]
+            Request::Json(text) => {
+                Cow::Owned(crate::jcs::canonicalize(text).map_err(SealError::Request)?)
+            }
+            #[cfg(feature = "serde")]
+            Request::Value(value) => Cow::Owned(
+                crate::jcs::canonicalize(&value.to_string()).map_err(SealError::Request)?,
+            ),
+        };
+        if text.len() > self.max_request_bytes {
+            return Err(too_large(text.len()));
+        }
+        Ok(text)
     }
 
     /// The one opening path. A clock that cannot be read fails the expiry
     /// step (no token can be shown fresh by it); a body too large for the
     /// memory at hand fails the body step. The token is bytes (the glue's,
-    /// unchecked): any byte that is not ASCII fails the shape step.
-    pub(crate) fn open_as(
-        &self,
-        token: &[u8],
-        expect: Purpose<&str>,
-        bind: Option<&str>,
-        now_ms: f64,
-    ) -> Result<Payload, SealedStateError> {
-        let with = OpenWith {
-            bind,
-            request: None,
-        };
-        self.open_as_with(token, expect, with, false, now_ms)
-            .map(|opened| opened.payload)
-    }
-
-    /// [`Codec::open_as`] with the request check (step 7) and, when
-    /// `with_secret`, the secret decrypted with the key whose MAC matched
-    /// (step 8). Without `with_secret` a secret is left sealed.
+    /// unchecked): any byte that is not ASCII fails the shape step. The
+    /// secret is decrypted (step 8) when `with_secret`, with the key whose
+    /// MAC matched, else left sealed.
     pub(crate) fn open_as_with(
         &self,
         token: &[u8],
-        expect: Purpose<&str>,
-        with: OpenWith<'_>,
+        with: &OpenWith<'_>,
         with_secret: bool,
         now_ms: f64,
     ) -> Result<Opened, SealedStateError> {
-        let bind = with.bind;
+        let OpenWith {
+            purpose: expect,
+            bind,
+            request,
+        } = *with;
         let (key, body) = self.authenticate(token)?;
         // 3. body. Parsing the envelope validates all of it, payload included.
         let env = envelope::parse(&body).ok_or(Reason::Malformed)?;
@@ -534,14 +668,20 @@ impl Codec {
         check_binding(key, bind, env.b)?;
         // 6. purpose and tool
         let (payload, secret) = match expect {
-            Purpose::Raw => (env.p, None),
+            Purpose::Raw => {
+                // 7. A raw token binds no request: one asked for never opens.
+                if request.is_some() {
+                    return Err(Reason::Request.into());
+                }
+                (env.p, None)
+            }
             _ => {
                 let claim = env.claim_all();
                 if claim.purpose.as_deref() != expect {
                     return Err(Reason::Purpose.into());
                 }
                 // 7. request: fail closed both ways, as for the bind tag.
-                check_request(&key.mac, with.request, claim.request)?;
+                self.check_request(&key.mac, request, claim.request)?;
                 (claim.payload, claim.secret)
             }
         };
@@ -556,6 +696,31 @@ impl Codec {
         let range = payload::range_in(&body, payload).ok_or(Reason::Malformed)?;
         let payload = Payload::new(body, range).ok_or(Reason::Malformed)?;
         Ok(Opened { payload, secret })
+    }
+
+    /// Step 7: a token sealed with a request opens only with the same
+    /// request (by its canonical form), and one sealed without opens only
+    /// without. `raw_q` is the raw JSON of `q`; a request with no canonical
+    /// form, or one over `max_request_bytes`, is refused.
+    fn check_request(
+        &self,
+        key: &HmacSha256,
+        request: Option<Request<'_>>,
+        raw_q: Option<&str>,
+    ) -> Result<(), SealedStateError> {
+        match (request, raw_q) {
+            (None, None) => Ok(()),
+            (Some(request), Some(raw_q)) => {
+                let q = envelope::string_value(raw_q)
+                    .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(t.as_bytes()))
+                    .ok_or(Reason::Request)?;
+                let canonical = self.request_text(request).map_err(|_| Reason::Request)?;
+                request_mac(key, &canonical)
+                    .verify_truncated_left(&q)
+                    .map_err(|_| Reason::Request.into())
+            }
+            _ => Err(Reason::Request.into()),
+        }
     }
 
     /// Steps 1 to 3 of opening, up to the body as text: shape and size
@@ -629,44 +794,21 @@ fn bind_tag<'b>(key: &HmacSha256, value: &str, buf: &'b mut [u8; BIND_TAG_CHARS]
     core::str::from_utf8(buf).unwrap_or("")
 }
 
-/// Step 7: a token sealed with a request opens only with the same request
-/// (by its canonical form), and one sealed without opens only without.
-/// `raw_q` is the raw JSON of `q`; a request with no canonical form is refused.
-fn check_request(
-    key: &HmacSha256,
-    request: Option<&str>,
-    raw_q: Option<&str>,
-) -> Result<(), SealedStateError> {
-    match (request, raw_q) {
-        (None, None) => Ok(()),
-        (Some(args), Some(raw_q)) => {
-            let q = envelope::string_value(raw_q)
-                .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(t.as_bytes()))
-                .ok_or(Reason::Request)?;
-            let canonical = jcs::request_form(args).map_err(|_| Reason::Request)?;
-            request_mac(key, &canonical)
-                .verify_truncated_left(&q)
-                .map_err(|_| Reason::Request.into())
-        }
-        _ => Err(Reason::Request.into()),
-    }
-}
-
 fn request_mac(key: &HmacSha256, canonical: &str) -> HmacSha256 {
     key.clone()
         .chain_update(REQUEST_LABEL)
         .chain_update(canonical.as_bytes())
 }
 
-/// `q`: `b64url(HMAC(key, "mcp-sealed-state/v1/request:" + JCS(args))[0..16])`.
+/// `q`: `b64url(HMAC(key, "mcp-sealed-state/v1/request:" + canonical)[0..16])`,
+/// written into `buf` (no allocation).
 fn request_digest<'b>(
     key: &HmacSha256,
-    args: &str,
+    canonical: &str,
     buf: &'b mut [u8; BIND_TAG_CHARS],
-) -> Result<&'b str, SealWithError> {
-    let canonical = jcs::request_form(args).map_err(SealWithError::Request)?;
-    let full = request_mac(key, &canonical).finalize().into_bytes();
+) -> &'b str {
+    let full = request_mac(key, canonical).finalize().into_bytes();
     wire::encode_to(full.get(..BIND_TAG_BYTES).unwrap_or(&[]), buf);
     // base64url is ASCII, so this never falls back.
-    Ok(core::str::from_utf8(buf).unwrap_or(""))
+    core::str::from_utf8(buf).unwrap_or("")
 }

@@ -10,6 +10,7 @@ pub const SEALED_STATE_INVALID_MESSAGE: &str =
 
 /// Which step of opening failed (docs/format.md, "Opening: order and reasons").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 #[repr(u8)]
 pub enum Reason {
     /// Shape, size, base64url, UTF-8 or JSON of the token is wrong.
@@ -62,6 +63,7 @@ pub struct SealedStateError {
 }
 
 impl SealedStateError {
+    /// The failure for `reason`.
     pub const fn new(reason: Reason) -> Self {
         SealedStateError { reason }
     }

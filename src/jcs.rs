@@ -7,13 +7,15 @@
 //! wasm build and native Rust. Request arguments are small and shallow, so
 //! the walk is recursive with a depth limit rather than iterative.
 
+#[cfg(feature = "jcs")]
 use crate::json;
 
 /// Deepest nesting of arrays and objects a request may have.
 pub const MAX_DEPTH: usize = 64;
 
-/// Why a JSON text has no canonical form.
+/// Why a request's JSON text has no canonical form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum JcsError {
     /// Not one JSON text.
     NotJson,
@@ -37,22 +39,6 @@ impl core::fmt::Display for JcsError {
 }
 
 impl std::error::Error for JcsError {}
-
-/// The text the request digest is taken over: its RFC 8785 form with the
-/// `jcs` feature; without it (the wasm build, whose JS glue canonicalizes
-/// with the engine's own number formatting, which saves the float tables),
-/// the JSON text as given. Text that is not canonical then only fails to
-/// match: it fails closed.
-pub fn request_form(text: &str) -> Result<std::borrow::Cow<'_, str>, JcsError> {
-    #[cfg(feature = "jcs")]
-    return canonicalize(text).map(std::borrow::Cow::Owned);
-    #[cfg(not(feature = "jcs"))]
-    return if json::is_valid(text) {
-        Ok(std::borrow::Cow::Borrowed(text))
-    } else {
-        Err(JcsError::NotJson)
-    };
-}
 
 /// The canonical form of the JSON text `text`.
 #[cfg(feature = "jcs")]

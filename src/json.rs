@@ -297,7 +297,9 @@ pub fn is_valid(s: &str) -> bool {
 /// raw value text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Member<'a> {
+    /// The key literal, quotes included.
     pub key: &'a str,
+    /// The value's JSON text.
     pub value: &'a str,
 }
 

@@ -39,15 +39,26 @@ Set a key of at least 32 bytes (and NODE_ENV=production to make a missing key fa
 
 /// Why keys could not be set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum KeyError {
-    /// A key is shorter than [`MIN_KEY_BYTES`]; `index` in the list, `len` its length.
-    TooShort { index: usize, len: usize },
+    /// A key is shorter than [`MIN_KEY_BYTES`].
+    TooShort {
+        /// Its place in the list, from 0.
+        index: usize,
+        /// Its length, in bytes.
+        len: usize,
+    },
     /// No key, in production.
     Missing,
     /// The platform CSPRNG failed (no `crypto.getRandomValues`, for example).
     NoRandomness,
-    /// Key `index` is the same bytes as key `first` (a list holds each key once).
-    Duplicate { index: usize, first: usize },
+    /// A key is listed twice (a list holds each key once).
+    Duplicate {
+        /// The place of the second copy in the list, from 0.
+        index: usize,
+        /// The place of the first.
+        first: usize,
+    },
     /// A key list with no key in it: a configuration error, never "no key"
     /// (it must not fall back to the ephemeral key).
     Empty,
@@ -65,7 +76,7 @@ impl core::fmt::Display for KeyError {
             ),
             KeyError::NoRandomness => f.write_str("the platform's random number generator failed"),
             KeyError::Empty => f.write_str(
-                "the key list is empty; give at least one key (or no key option for the development key)",
+                "the key list is empty; give at least one key (or `keys: None` for the development key)",
             ),
             KeyError::Duplicate { index, first } => {
                 write!(

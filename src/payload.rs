@@ -1,7 +1,8 @@
 //! The payload of an opened (or read) token: its JSON text, kept inside the
 //! decoded body it came from so nothing is copied to hand it out.
 
-/// The payload JSON of a token, exactly as it was sealed.
+/// The payload JSON of a token, exactly as it was sealed. `Display` writes
+/// that JSON text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Payload {
     body: String,
@@ -25,6 +26,18 @@ impl Payload {
     /// The payload JSON as an owned string.
     pub fn into_payload_json(self) -> String {
         self.payload_json().to_owned()
+    }
+}
+
+impl core::fmt::Display for Payload {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.payload_json())
+    }
+}
+
+impl AsRef<str> for Payload {
+    fn as_ref(&self) -> &str {
+        self.payload_json()
     }
 }
 

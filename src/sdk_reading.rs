@@ -8,12 +8,11 @@
 //! The glue's side of the same reading is `pkg-template/edge/api.js`.
 
 use crate::clock;
-use crate::codec::{Codec, SealError};
+use crate::codec::{Codec, SealError, SealWith};
 use crate::envelope::{Picker, OUTER_MEMBERS};
 use crate::error::{Reason, SealedStateError};
 use crate::json;
 use crate::payload::{self, Payload};
-use crate::purpose::Purpose;
 
 /// Seal a raw token as the SDK's `mint` does: no payload (JS `undefined`,
 /// which `JSON.stringify` leaves out of the envelope) is `{"exp":N}`.
@@ -24,7 +23,7 @@ pub(crate) fn mint_into(
     now_ms: f64,
     out: &mut Vec<u8>,
 ) -> Result<(), SealError> {
-    codec.seal_into(Purpose::Raw, payload_json, bind, now_ms, out)
+    codec.seal_into(&SealWith::raw().bind(bind), payload_json, now_ms, out)
 }
 
 /// Open a raw token as the SDK's `verify` does: no `p` opens as `None` (JS

@@ -15,20 +15,20 @@ use crate::purpose::Purpose;
 use crate::wire;
 
 /// HKDF `info` of the encryption key.
-pub const HKDF_INFO: &[u8] = b"mcp-sealed-state/v1/secret";
+pub(crate) const HKDF_INFO: &[u8] = b"mcp-sealed-state/v1/secret";
 /// Start of the AAD; the purpose letter, `:` and the tool follow.
-pub const AAD_LABEL: &[u8] = b"mcp-sealed-state/v1/secret:";
+pub(crate) const AAD_LABEL: &[u8] = b"mcp-sealed-state/v1/secret:";
 /// Bytes of the random nonce.
-pub const NONCE_BYTES: usize = 24;
+pub(crate) const NONCE_BYTES: usize = 24;
 /// Bytes of the Poly1305 tag.
-pub const TAG_BYTES: usize = 16;
+pub(crate) const TAG_BYTES: usize = 16;
 
 /// The encryption key derived from one configured key.
 #[derive(Clone)]
 pub(crate) struct SecretKey(XChaCha20Poly1305);
 
-/// The 32-byte encryption key for `key` (public for the RFC 5869 tests).
-pub fn derive_key(key: &[u8]) -> [u8; 32] {
+/// The 32-byte encryption key for `key`.
+pub(crate) fn derive_key(key: &[u8]) -> [u8; 32] {
     let mut okm = [0u8; 32];
     // 32 bytes is far below HKDF-SHA256's 8160-byte limit, so this never fails.
     let _ = Hkdf::<Sha256>::new(None, key).expand(HKDF_INFO, &mut okm);
@@ -54,7 +54,7 @@ fn aad(purpose: Purpose<&str>) -> Vec<u8> {
 }
 
 /// Characters of `s` for a secret of `json_len` bytes.
-pub fn sealed_len(json_len: usize) -> Option<usize> {
+pub(crate) fn sealed_len(json_len: usize) -> Option<usize> {
     Some(wire::encoded_len(
         json_len.checked_add(NONCE_BYTES + TAG_BYTES)?,
     ))

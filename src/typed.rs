@@ -2,27 +2,28 @@
 //! any `T: DeserializeOwned`, over the JSON-text [`Codec`].
 //!
 //! ```
-//! use mcp_sealed_state::{Codec, CodecOptions};
+//! use mcp_sealed_state::{Codec, CodecOptions, OpenWith, SealWith};
 //! use mcp_sealed_state::typed::OpenError;
 //!
 //! #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
 //! struct Game { board: String, turn: u8 }
 //!
-//! let codec = Codec::new(CodecOptions::with_keys(vec![b"an example key of at least 32 bytes!".to_vec()])).unwrap();
+//! let codec = Codec::new(CodecOptions::with_keys(vec![b"an example key of at least 32 bytes!".to_vec()]))?;
 //! let game = Game { board: "X...O....".into(), turn: 2 };
-//! let token = codec.typed().seal(&game, Some("user-1")).unwrap();
-//! assert_eq!(codec.typed().open::<Game>(&token, Some("user-1")).unwrap(), game);
+//! let token = codec.typed().seal(&game, &SealWith::view().bind("user-1"))?;
+//! assert_eq!(codec.typed().open::<Game>(&token, &OpenWith::view().bind("user-1"))?, game);
 //!
 //! // A genuine token whose payload is not a `Vec<u8>`: not a token failure.
-//! match codec.typed().open::<Vec<u8>>(&token, Some("user-1")) {
+//! match codec.typed().open::<Vec<u8>>(&token, &OpenWith::view().bind("user-1")) {
 //!     Err(OpenError::Payload(_)) => {}
 //!     other => panic!("{other:?}"),
 //! }
 //! // Another principal: a token failure, with its reason for the server log.
-//! match codec.typed().open::<Game>(&token, Some("user-2")) {
+//! match codec.typed().open::<Game>(&token, &OpenWith::view().bind("user-2")) {
 //!     Err(OpenError::Token(e)) => assert_eq!(e.reason().as_str(), "bind"),
 //!     other => panic!("{other:?}"),
 //! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! The payload JSON is what `serde_json` writes. For the same key, clock and
@@ -48,28 +49,32 @@
 
 use serde::{de::DeserializeOwned, Serialize};
 
-use crate::codec::{self, Codec};
+use crate::codec::{Codec, OpenWith, SealError, SealWith};
 use crate::error::SealedStateError;
 
 /// Why a value could not be sealed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum SealValueError {
-    /// `serde_json` could not serialize the value (a map with non-string keys,
-    /// or a `Serialize` impl that failed).
+    /// `serde_json` could not serialize the value or the secret (a map with
+    /// non-string keys, or a `Serialize` impl that failed).
     Serialize(serde_json::Error),
     /// The codec refused to seal it (for example, the token would exceed
     /// `max_token_bytes`).
-    Codec(codec::SealError),
-    /// The codec refused the secret or the request (see [`codec::SealWithError`]).
-    With(codec::SealWithError),
+    Seal(SealError),
+    /// [`Typed::seal_with_secret`] with a `with` that carries a secret of
+    /// its own: a token has one secret.
+    TwoSecrets,
 }
 
 impl core::fmt::Display for SealValueError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            SealValueError::Serialize(e) => write!(f, "the payload could not be serialized: {e}"),
-            SealValueError::Codec(e) => e.fmt(f),
-            SealValueError::With(e) => e.fmt(f),
+            SealValueError::Serialize(e) => write!(f, "the value could not be serialized: {e}"),
+            SealValueError::Seal(e) => e.fmt(f),
+            SealValueError::TwoSecrets => {
+                f.write_str("a secret is given twice (as a value and on the SealWith)")
+            }
         }
     }
 }
@@ -78,9 +83,15 @@ impl std::error::Error for SealValueError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SealValueError::Serialize(e) => Some(e),
-            SealValueError::Codec(e) => Some(e),
-            SealValueError::With(e) => Some(e),
+            SealValueError::Seal(e) => Some(e),
+            SealValueError::TwoSecrets => None,
         }
+    }
+}
+
+impl From<SealError> for SealValueError {
+    fn from(e: SealError) -> Self {
+        SealValueError::Seal(e)
     }
 }
 
@@ -90,13 +101,15 @@ impl std::error::Error for SealValueError {
 /// [`OpenError::Token`] is a token that is not genuine, expired, for another
 /// principal or another purpose (tell the client only
 /// [`crate::SEALED_STATE_INVALID_MESSAGE`]); [`OpenError::Payload`] is a
-/// genuine token, sealed with this key, whose payload is not a `T` (a schema
-/// change between releases, or a token of another kind of state).
+/// genuine token, sealed with this key, whose payload (or secret) is not of
+/// the type asked for (a schema change between releases, or a token of
+/// another kind of state). These two are all there is (exhaustive on
+/// purpose, so a `match` needs no third arm).
 #[derive(Debug)]
 pub enum OpenError {
     /// The token failed to open; `Display` is the stable message.
     Token(SealedStateError),
-    /// The token is genuine, but its payload does not deserialize into `T`.
+    /// The token is genuine, but its payload or secret does not deserialize.
     Payload(serde_json::Error),
 }
 
@@ -138,14 +151,26 @@ impl From<SealedStateError> for OpenError {
 
 /// The typed face of a [`Codec`]: `codec.typed()`. Same tokens, same checks,
 /// in the same order; a payload is deserialized only after every token check
-/// has passed.
+/// has passed. A request is given as [`crate::Request::Value`] (or as JSON
+/// text) on the [`SealWith`] and [`OpenWith`].
 #[derive(Clone, Copy, Debug)]
 pub struct Typed<'a> {
     codec: &'a Codec,
 }
 
+/// A token opened by [`Typed::open_with_secret`]: the payload and the secret.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OpenedValue<T, S> {
+    /// The payload.
+    pub payload: T,
+    /// The secret; `None` when the token carries none.
+    pub secret: Option<S>,
+}
+
 impl Codec {
     /// Seal and open `serde` values with this codec.
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn typed(&self) -> Typed<'_> {
         Typed { codec: self }
     }
@@ -159,159 +184,54 @@ fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, OpenError> {
     serde_json::from_str(json).map_err(OpenError::Payload)
 }
 
-/// A secret, if any, as JSON text.
-fn secret_json<S: Serialize + ?Sized>(
-    secret: Option<&S>,
-) -> Result<Option<String>, SealValueError> {
-    secret.map(to_json).transpose()
-}
-
-/// The payload as a `T` and the secret, if the token has one, as an `S`.
-fn opened<T: DeserializeOwned, S: DeserializeOwned>(
-    o: codec::Opened,
-) -> Result<(T, Option<S>), OpenError> {
-    let payload = from_json(o.payload.payload_json())?;
-    let secret = o.secret.as_deref().map(from_json).transpose()?;
-    Ok((payload, secret))
-}
-
-/// What a typed requestState token binds besides its tool: a principal and
-/// the request's arguments (compared by their RFC 8785 canonical form).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RequestWith<'a> {
-    pub bind: Option<&'a str>,
-    pub request: Option<&'a serde_json::Value>,
-}
-
-impl RequestWith<'_> {
-    /// The request as JSON text (a `Value` always serializes).
-    fn request_json(&self) -> Option<String> {
-        self.request.map(serde_json::Value::to_string)
-    }
-}
-
 impl Typed<'_> {
-    /// [`Codec::seal`] for a `T: Serialize`: a view token.
+    /// [`Codec::seal`] for a `T: Serialize`; a secret on `with` is JSON text.
     pub fn seal<T: Serialize + ?Sized>(
         &self,
         value: &T,
-        bind: Option<&str>,
+        with: &SealWith<'_>,
     ) -> Result<String, SealValueError> {
-        self.codec
-            .seal(&to_json(value)?, bind)
-            .map_err(SealValueError::Codec)
+        Ok(self.codec.seal(&to_json(value)?, with)?)
     }
 
-    /// [`Codec::seal_request_state`] for a `T: Serialize`.
-    pub fn seal_request_state<T: Serialize + ?Sized>(
-        &self,
-        value: &T,
-        tool: &str,
-        bind: Option<&str>,
-    ) -> Result<String, SealValueError> {
-        self.codec
-            .seal_request_state(&to_json(value)?, tool, bind)
-            .map_err(SealValueError::Codec)
-    }
-
-    /// [`Codec::seal_with_secret`]: a view token with a readable `T` and a
-    /// secret `S` only a key holder reads.
+    /// [`Codec::seal`] for a `T: Serialize` with a secret `S: Serialize`,
+    /// which only a key holder reads. `with` must carry no secret of its own.
     pub fn seal_with_secret<T: Serialize + ?Sized, S: Serialize + ?Sized>(
         &self,
         value: &T,
-        secret: Option<&S>,
-        bind: Option<&str>,
+        secret: &S,
+        with: &SealWith<'_>,
     ) -> Result<String, SealValueError> {
-        let secret = secret_json(secret)?;
-        self.codec
-            .seal_with_secret(&to_json(value)?, secret.as_deref(), bind)
-            .map_err(SealValueError::With)
+        if with.secret.is_some() {
+            return Err(SealValueError::TwoSecrets);
+        }
+        let secret = to_json(secret)?;
+        let with = with.secret(secret.as_str());
+        Ok(self.codec.seal(&to_json(value)?, &with)?)
     }
 
-    /// [`Codec::seal_request_state_with`] for serde values.
-    pub fn seal_request_state_with<T: Serialize + ?Sized, S: Serialize + ?Sized>(
-        &self,
-        value: &T,
-        tool: &str,
-        secret: Option<&S>,
-        with: RequestWith<'_>,
-    ) -> Result<String, SealValueError> {
-        let secret = secret_json(secret)?;
-        let request = with.request_json();
-        let with = codec::SealWith {
-            bind: with.bind,
-            secret: secret.as_deref(),
-            request: request.as_deref(),
-        };
-        self.codec
-            .seal_request_state_with(&to_json(value)?, tool, with)
-            .map_err(SealValueError::With)
-    }
-
-    /// [`Codec::open_with_secret`] into a `T` and an `S`.
-    pub fn open_with_secret<T: DeserializeOwned, S: DeserializeOwned>(
-        &self,
-        token: &str,
-        bind: Option<&str>,
-    ) -> Result<(T, Option<S>), OpenError> {
-        opened(self.codec.open_with_secret(token, bind)?)
-    }
-
-    /// [`Codec::open_request_state_with`] into a `T` and an `S`.
-    pub fn open_request_state_with<T: DeserializeOwned, S: DeserializeOwned>(
-        &self,
-        token: &str,
-        tool: &str,
-        with: RequestWith<'_>,
-    ) -> Result<(T, Option<S>), OpenError> {
-        let request = with.request_json();
-        let with = codec::OpenWith {
-            bind: with.bind,
-            request: request.as_deref(),
-        };
-        opened(self.codec.open_request_state_with(token, tool, with)?)
-    }
-
-    /// [`Codec::mint`] for a `T: Serialize`: a raw v1 token, as the SDK's `mint`.
-    pub fn mint<T: Serialize + ?Sized>(
-        &self,
-        value: &T,
-        bind: Option<&str>,
-    ) -> Result<String, SealValueError> {
-        self.codec
-            .mint(&to_json(value)?, bind)
-            .map_err(SealValueError::Codec)
-    }
-
-    /// [`Codec::open`] into a `T`.
+    /// [`Codec::open`] into a `T` (a secret, if any, is left unread).
     pub fn open<T: DeserializeOwned>(
         &self,
         token: &str,
-        bind: Option<&str>,
+        with: &OpenWith<'_>,
     ) -> Result<T, OpenError> {
-        from_json(self.codec.open(token, bind)?.payload_json())
+        let opened = self
+            .codec
+            .open_as_with(token.as_bytes(), with, false, self.codec.now_ms())?;
+        from_json(opened.payload_json())
     }
 
-    /// [`Codec::open_request_state`] into a `T`.
-    pub fn open_request_state<T: DeserializeOwned>(
+    /// [`Codec::open`] into a `T` and the secret, if the token has one, into an `S`.
+    pub fn open_with_secret<T: DeserializeOwned, S: DeserializeOwned>(
         &self,
         token: &str,
-        tool: &str,
-        bind: Option<&str>,
-    ) -> Result<T, OpenError> {
-        from_json(
-            self.codec
-                .open_request_state(token, tool, bind)?
-                .payload_json(),
-        )
-    }
-
-    /// [`Codec::verify`] into a `T`: the whole `p` of a raw v1 token.
-    pub fn verify<T: DeserializeOwned>(
-        &self,
-        token: &str,
-        bind: Option<&str>,
-    ) -> Result<T, OpenError> {
-        from_json(self.codec.verify(token, bind)?.payload_json())
+        with: &OpenWith<'_>,
+    ) -> Result<OpenedValue<T, S>, OpenError> {
+        let opened = self.codec.open(token, with)?;
+        Ok(OpenedValue {
+            payload: from_json(opened.payload_json())?,
+            secret: opened.secret.as_deref().map(from_json).transpose()?,
+        })
     }
 }

@@ -55,7 +55,7 @@ pub struct Parts<'a> {
 
 /// Split a token into its parts, refusing anything longer than `max_bytes`
 /// before looking at it. Errors are always [`Reason::Malformed`]. The
-/// body's alphabet is left to [`decode_classified`], which judges it while
+/// body's alphabet is left to `decode_classified`, which judges it while
 /// decoding, so the body is read once: a second '.' (this takes the last)
 /// and every byte that is not ASCII are in the body, whose alphabet refuses
 /// them. It reads bytes, so a token needs no UTF-8 check first.

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use base64::Engine;
-use mcp_sealed_state::{Codec, CodecOptions, SEALED_STATE_INVALID_MESSAGE};
+use mcp_sealed_state::{Codec, CodecOptions, OpenWith, SealWith, SEALED_STATE_INVALID_MESSAGE};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-sealed-state");
 const KEY: &str = "cli-test-key: at least thirty-two bytes long";
@@ -95,15 +95,22 @@ fn seal_then_verify_each_kind() {
 
     // The library opens what the command sealed, and the reverse.
     let c = codec(KEY);
-    assert_eq!(c.open(&view, Some("user-1")).unwrap().payload_json(), GAME);
     assert_eq!(
-        c.open_request_state(&rs, "move", None)
+        c.open(&view, &OpenWith::view().bind("user-1"))
             .unwrap()
             .payload_json(),
         GAME
     );
-    assert_eq!(c.verify(&raw, None).unwrap().payload_json(), GAME);
-    let lib = c.seal_request_state(GAME, "start", Some("u")).unwrap();
+    assert_eq!(
+        c.open(&rs, &OpenWith::request_state("move"))
+            .unwrap()
+            .payload_json(),
+        GAME
+    );
+    assert_eq!(c.open(&raw, &OpenWith::raw()).unwrap().payload_json(), GAME);
+    let lib = c
+        .seal(GAME, &SealWith::request_state("start").bind("u"))
+        .unwrap();
     assert_eq!(
         stdout(&run(
             Some(KEY),
@@ -143,9 +150,11 @@ fn a_secret_is_sealed_verified_and_never_shown_by_inspect() {
     );
     assert_eq!(v["payload"]["turn"], 2);
     // The library opens the command's secret, and the command the library's.
-    let lib = codec(KEY).open_with_secret(&t, None).unwrap();
+    let lib = codec(KEY).open(&t, &OpenWith::view()).unwrap();
     assert_eq!(lib.secret.as_deref(), Some(secret));
-    let from_lib = codec(KEY).seal_with_secret("1", Some("[2]"), None).unwrap();
+    let from_lib = codec(KEY)
+        .seal("1", &SealWith::view().secret("[2]"))
+        .unwrap();
     assert_eq!(
         stdout(&run(Some(KEY), &["verify", &from_lib])),
         "1\nsecret: [2]"
@@ -246,7 +255,7 @@ fn every_refusal_reason_reaches_stderr() {
     // Sealed by the library an hour before the tests' clock, with the
     // default 10-minute lifetime.
     let old = common::at(common::NOW_MS - 3_600_000.0, || {
-        common::codec_with(&[KEY.as_bytes()], |_| {}).seal(GAME, None)
+        common::codec_with(&[KEY.as_bytes()], |_| {}).seal(GAME, &SealWith::view())
     })
     .unwrap();
     assert_eq!(reason(&["verify", "v1.abc"]), "malformed");
@@ -258,7 +267,7 @@ fn every_refusal_reason_reaches_stderr() {
         "purpose"
     );
     let other = Codec::new(CodecOptions::with_keys(vec![[7u8; 32].to_vec()])).unwrap();
-    let foreign = other.seal(GAME, None).unwrap();
+    let foreign = other.seal(GAME, &SealWith::view()).unwrap();
     assert_eq!(reason(&["verify", &foreign]), "mac");
 }
 
@@ -296,7 +305,7 @@ fn inspect_shows_what_the_token_claims_unverified() {
 
     // An old raw token reads as expired; a forged one reads just the same.
     let old = common::at(1_000_000.0, || {
-        common::codec_with(&[KEY.as_bytes()], |_| {}).mint("null", None)
+        common::codec_with(&[KEY.as_bytes()], |_| {}).seal("null", &SealWith::raw())
     })
     .unwrap();
     let text = stdout(&run(None, &["inspect", &old]));
@@ -337,7 +346,7 @@ fn keys_come_from_another_variable_or_a_file() {
         &["seal", "--key-file", path.to_str().unwrap(), "[]"],
     ));
     let c = Codec::new(CodecOptions::with_keys(vec![bin_key])).unwrap();
-    assert_eq!(c.open(&t, None).unwrap().payload_json(), "[]");
+    assert_eq!(c.open(&t, &OpenWith::view()).unwrap().payload_json(), "[]");
 }
 
 #[test]
@@ -431,9 +440,15 @@ fn seal_reads_stdin_and_seals_the_json_without_surrounding_whitespace() {
         .unwrap();
     let token = stdout(&child.wait_with_output().unwrap());
     let c = codec(KEY);
-    assert_eq!(c.verify(&token, None).unwrap().payload_json(), GAME);
+    assert_eq!(
+        c.open(&token, &OpenWith::raw()).unwrap().payload_json(),
+        GAME
+    );
     let inner = stdout(&run(Some(KEY), &["seal", "--raw", "[1, 2]"]));
-    assert_eq!(c.verify(&inner, None).unwrap().payload_json(), "[1, 2]");
+    assert_eq!(
+        c.open(&inner, &OpenWith::raw()).unwrap().payload_json(),
+        "[1, 2]"
+    );
 }
 
 #[test]

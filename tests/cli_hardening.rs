@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use base64::Engine;
-use mcp_sealed_state::{Codec, CodecOptions};
+use mcp_sealed_state::{Codec, CodecOptions, SealWith};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-sealed-state");
 const KEY: &str = "cli-hardening-key: at least thirty-two bytes long";
@@ -195,8 +195,10 @@ fn verify_escapes_control_characters_from_the_payload() {
     let payload = format!("{{\"{HOSTILE}\":\"{HOSTILE}\",\"n\":[1,\r\n2]}}");
     let codec = Codec::new(CodecOptions::with_keys(vec![KEY.as_bytes().to_vec()])).unwrap();
     let tool = format!("move{HOSTILE}");
-    let view = codec.seal(&payload, None).unwrap();
-    let request = codec.seal_request_state(&payload, &tool, None).unwrap();
+    let view = codec.seal(&payload, &SealWith::view()).unwrap();
+    let request = codec
+        .seal(&payload, &SealWith::request_state(&tool))
+        .unwrap();
     let expected: serde_json::Value = serde_json::from_str(&payload).unwrap();
 
     let text = stdout(&run(Some(KEY), &["verify", &view]));
@@ -317,10 +319,7 @@ fn stdin_is_read_up_to_its_limit_and_no_further() {
         stderr(&out)
     );
 
-    let (wrote, out) = writes_all(
-        &["inspect", "-"],
-        &flood(mcp_sealed_state::reader::MAX_READ_BYTES),
-    );
+    let (wrote, out) = writes_all(&["inspect", "-"], &flood(mcp_sealed_state::MAX_READ_BYTES));
     assert!(!wrote, "inspect read all of standard input");
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -335,8 +334,11 @@ fn stdin_is_read_up_to_its_limit_and_no_further() {
     exact.splice(0..0, *b"\"\"");
     exact.push(b'\n');
     let out = run_with(Some(KEY), &["seal", "-"], &exact);
-    assert_eq!(stdout(&out).len(), codec.seal("\"\"", None).unwrap().len());
-    let token = codec.seal("[1]", None).unwrap();
+    assert_eq!(
+        stdout(&out).len(),
+        codec.seal("\"\"", &SealWith::view()).unwrap().len()
+    );
+    let token = codec.seal("[1]", &SealWith::view()).unwrap();
     let out = run_with(
         Some(KEY),
         &["verify", "-"],
@@ -354,12 +356,12 @@ fn help_documents_the_stdin_limits() {
     // The figures it gives are the limits the command applies.
     assert_eq!(PAYLOAD_STDIN_LIMIT, 1 << 20);
     assert!(help.contains("a payload of at most 1 MiB"), "{help}");
-    let token_kib = mcp_sealed_state::codec::DEFAULT_MAX_TOKEN_BYTES / 1024;
+    let token_kib = mcp_sealed_state::DEFAULT_MAX_TOKEN_BYTES / 1024;
     assert!(
         help.contains(&format!("{token_kib} KiB for verify")),
         "{help}"
     );
-    assert_eq!(mcp_sealed_state::reader::MAX_READ_BYTES, 1 << 20);
+    assert_eq!(mcp_sealed_state::MAX_READ_BYTES, 1 << 20);
     assert!(help.contains("1 MiB for inspect"), "{help}");
 }
 
@@ -371,7 +373,7 @@ fn a_key_file_others_can_read_is_used_with_a_warning() {
     use std::os::unix::fs::PermissionsExt;
     let token = Codec::new(CodecOptions::with_keys(vec![KEY.as_bytes().to_vec()]))
         .unwrap()
-        .seal("1", None)
+        .seal("1", &SealWith::view())
         .unwrap();
     for (mode, warned) in [
         (0o600, false),

@@ -1,19 +1,19 @@
 //! The codec's contract, one failure reason per test (docs/format.md, "Opening: order and
-//! failure"), plus expiry, leeway, rotation, size limit and keys.
+//! reasons"), plus expiry, leeway, rotation, size limit and keys.
 #![cfg(all(feature = "edge", not(target_arch = "wasm32")))]
 
 mod common;
 
 use common::{codec_with, KEY, KEY2, NOW_MS};
 use mcp_sealed_state::{
-    Codec, CodecOptions, Reason, SealedStateError, SEALED_STATE_INVALID_MESSAGE,
+    Codec, CodecOptions, OpenWith, Reason, SealWith, SealedStateError, SEALED_STATE_INVALID_MESSAGE,
 };
 
 fn codec() -> Codec {
     codec_with(&[KEY], |_| {})
 }
 
-fn reason(r: Result<mcp_sealed_state::Payload, SealedStateError>) -> Reason {
+fn reason<T: std::fmt::Debug>(r: Result<T, SealedStateError>) -> Reason {
     let e = r.unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -28,9 +28,15 @@ const GAME: &str = r#"{"board":[0,0,0,0,0,0,0,0,0],"turn":1}"#;
 #[test]
 fn round_trip_returns_the_exact_payload_json() {
     let c = codec();
-    let t = c.seal(GAME, None).unwrap();
-    assert_eq!(c.open(&t, None).unwrap().payload_json(), GAME);
-    assert_eq!(c.open(&t, None).unwrap().into_payload_json(), GAME);
+    let t = c.seal(GAME, &SealWith::view()).unwrap();
+    assert_eq!(c.open(&t, &OpenWith::view()).unwrap().payload_json(), GAME);
+    assert_eq!(
+        c.open(&t, &OpenWith::view())
+            .unwrap()
+            .payload
+            .into_payload_json(),
+        GAME
+    );
 }
 
 #[test]
@@ -44,20 +50,24 @@ fn reason_malformed() {
         "v1.e30.AAAA.AAAA",
         "v1.e3=.AAAA",
     ] {
-        assert_eq!(reason(c.open(t, None)), Reason::Malformed, "{t}");
+        assert_eq!(
+            reason(c.open(t, &OpenWith::view())),
+            Reason::Malformed,
+            "{t}"
+        );
     }
 }
 
 #[test]
 fn reason_mac() {
     let c = codec();
-    let t = c.seal(GAME, None).unwrap();
+    let t = c.seal(GAME, &SealWith::view()).unwrap();
     let other = codec_with(&[KEY2], |_| {});
-    assert_eq!(reason(other.open(&t, None)), Reason::Mac);
+    assert_eq!(reason(other.open(&t, &OpenWith::view())), Reason::Mac);
     let (head, mac) = t.rsplit_once('.').unwrap();
     let flipped = if mac.starts_with('A') { "B" } else { "A" };
     assert_eq!(
-        reason(c.open(&format!("{head}.{flipped}{}", &mac[1..]), None)),
+        reason(c.open(&format!("{head}.{flipped}{}", &mac[1..]), &OpenWith::view())),
         Reason::Mac
     );
 }
@@ -65,19 +75,19 @@ fn reason_mac() {
 #[test]
 fn reason_expired_with_exp_floor_now_plus_ttl_and_leeway() {
     let c = codec_with(&[KEY], |o| o.ttl_seconds = 10);
-    let t = common::at(1_000_999.0, || c.seal(GAME, None)).unwrap(); // floor(1000.999) + 10 = 1010
+    let t = common::at(1_000_999.0, || c.seal(GAME, &SealWith::view())).unwrap(); // floor(1000.999) + 10 = 1010
     assert!(
-        common::at(1_010_999.0, || c.open(&t, None)).is_ok(),
+        common::at(1_010_999.0, || c.open(&t, &OpenWith::view())).is_ok(),
         "exp itself is still valid"
     );
     assert_eq!(
-        reason(common::at(1_011_000.0, || c.open(&t, None))),
+        reason(common::at(1_011_000.0, || c.open(&t, &OpenWith::view()))),
         Reason::Expired
     );
     let lenient = codec_with(&[KEY], |o| o.leeway_seconds = 5);
-    assert!(common::at(1_015_999.0, || lenient.open(&t, None)).is_ok());
+    assert!(common::at(1_015_999.0, || lenient.open(&t, &OpenWith::view())).is_ok());
     assert_eq!(
-        reason(common::at(1_016_000.0, || lenient.open(&t, None))),
+        reason(common::at(1_016_000.0, || lenient.open(&t, &OpenWith::view()))),
         Reason::Expired
     );
 }
@@ -85,39 +95,45 @@ fn reason_expired_with_exp_floor_now_plus_ttl_and_leeway() {
 #[test]
 fn reason_bind_in_both_directions_of_drift() {
     let c = codec();
-    let bound = c.seal(GAME, Some("alice")).unwrap();
-    let unbound = c.seal(GAME, None).unwrap();
-    assert!(c.open(&bound, Some("alice")).is_ok());
-    assert_eq!(reason(c.open(&bound, Some("bob"))), Reason::Bind);
-    assert_eq!(reason(c.open(&bound, None)), Reason::Bind);
-    assert_eq!(reason(c.open(&unbound, Some("alice"))), Reason::Bind);
+    let bound = c.seal(GAME, &SealWith::view().bind("alice")).unwrap();
+    let unbound = c.seal(GAME, &SealWith::view()).unwrap();
+    assert!(c.open(&bound, &OpenWith::view().bind("alice")).is_ok());
+    assert_eq!(
+        reason(c.open(&bound, &OpenWith::view().bind("bob"))),
+        Reason::Bind
+    );
+    assert_eq!(reason(c.open(&bound, &OpenWith::view())), Reason::Bind);
+    assert_eq!(
+        reason(c.open(&unbound, &OpenWith::view().bind("alice"))),
+        Reason::Bind
+    );
 }
 
 #[test]
 fn reason_purpose_and_tool() {
     let c = codec();
-    let view = c.seal(GAME, None).unwrap();
-    let rs = c.seal_request_state(GAME, "move", None).unwrap();
-    let raw = c.mint(GAME, None).unwrap();
+    let view = c.seal(GAME, &SealWith::view()).unwrap();
+    let rs = c.seal(GAME, &SealWith::request_state("move")).unwrap();
+    let raw = c.seal(GAME, &SealWith::raw()).unwrap();
     assert_eq!(
-        c.open_request_state(&rs, "move", None)
+        c.open(&rs, &OpenWith::request_state("move"))
             .unwrap()
             .payload_json(),
         GAME
     );
     assert_eq!(
-        reason(c.open_request_state(&rs, "start", None)),
+        reason(c.open(&rs, &OpenWith::request_state("start"))),
         Reason::Purpose
     );
-    assert_eq!(reason(c.open(&rs, None)), Reason::Purpose);
+    assert_eq!(reason(c.open(&rs, &OpenWith::view())), Reason::Purpose);
     assert_eq!(
-        reason(c.open_request_state(&view, "move", None)),
+        reason(c.open(&view, &OpenWith::request_state("move"))),
         Reason::Purpose
     );
-    assert_eq!(reason(c.open(&raw, None)), Reason::Purpose);
+    assert_eq!(reason(c.open(&raw, &OpenWith::view())), Reason::Purpose);
     // verify (raw) sees the purpose envelope as the payload
     assert_eq!(
-        c.verify(&view, None).unwrap().payload_json(),
+        c.open(&view, &OpenWith::raw()).unwrap().payload_json(),
         format!(r#"{{"p":"v","d":{GAME}}}"#)
     );
 }
@@ -128,18 +144,19 @@ fn steps_run_in_spec_order() {
     // wrongly bound one as `expired`, a wrongly bound view token opened as
     // requestState as `bind`: the earlier step wins.
     let c = codec();
-    let t = c.seal(GAME, Some("alice")).unwrap();
+    let t = c.seal(GAME, &SealWith::view().bind("alice")).unwrap();
     let later = NOW_MS + 3_600_000.0;
     assert_eq!(
-        reason(common::at(later, || codec_with(&[KEY2], |_| {}).open(&t, Some("bob")))),
+        reason(common::at(later, || codec_with(&[KEY2], |_| {})
+            .open(&t, &OpenWith::view().bind("bob")))),
         Reason::Mac
     );
     assert_eq!(
-        reason(common::at(later, || c.open(&t, Some("bob")))),
+        reason(common::at(later, || c.open(&t, &OpenWith::view().bind("bob")))),
         Reason::Expired
     );
     assert_eq!(
-        reason(c.open_request_state(&t, "move", Some("bob"))),
+        reason(c.open(&t, &OpenWith::request_state("move").bind("bob"))),
         Reason::Bind
     );
 }
@@ -148,27 +165,35 @@ fn steps_run_in_spec_order() {
 fn rotation_first_key_seals_every_key_opens_bind_uses_the_matching_key() {
     let old = codec_with(&[KEY2], |_| {});
     let rotated = codec_with(&[KEY, KEY2], |_| {});
-    let t_old = old.seal(GAME, Some("alice")).unwrap();
-    assert!(rotated.open(&t_old, Some("alice")).is_ok());
-    assert_eq!(reason(rotated.open(&t_old, Some("bob"))), Reason::Bind);
-    let t_new = rotated.seal(GAME, None).unwrap();
+    let t_old = old.seal(GAME, &SealWith::view().bind("alice")).unwrap();
+    assert!(rotated
+        .open(&t_old, &OpenWith::view().bind("alice"))
+        .is_ok());
+    assert_eq!(
+        reason(rotated.open(&t_old, &OpenWith::view().bind("bob"))),
+        Reason::Bind
+    );
+    let t_new = rotated.seal(GAME, &SealWith::view()).unwrap();
     assert!(
-        codec().open(&t_new, None).is_ok(),
+        codec().open(&t_new, &OpenWith::view()).is_ok(),
         "the first key sealed it"
     );
-    assert_eq!(reason(old.open(&t_new, None)), Reason::Mac);
+    assert_eq!(reason(old.open(&t_new, &OpenWith::view())), Reason::Mac);
 }
 
 #[test]
 fn oversize_tokens_are_refused_as_malformed_even_when_genuine() {
     let c = codec();
-    let t = c.seal(GAME, None).unwrap();
+    let t = c.seal(GAME, &SealWith::view()).unwrap();
     let strict = codec_with(&[KEY], |o| o.max_token_bytes = t.len() - 1);
     // A genuine token one byte over the limit is refused at the shape step,
     // which runs before any hashing: the reason is `malformed`, not `mac`.
-    assert_eq!(reason(strict.open(&t, None)), Reason::Malformed);
+    assert_eq!(
+        reason(strict.open(&t, &OpenWith::view())),
+        Reason::Malformed
+    );
     assert!(codec_with(&[KEY], |o| o.max_token_bytes = t.len())
-        .open(&t, None)
+        .open(&t, &OpenWith::view())
         .is_ok());
 }
 
@@ -177,45 +202,43 @@ fn sealing_refuses_a_token_the_codec_could_not_open() {
     let c = codec_with(&[KEY], |o| o.max_token_bytes = 200);
     let big = format!("\"{}\"", "x".repeat(200));
     assert!(matches!(
-        c.seal(&big, None),
+        c.seal(&big, &SealWith::view()),
         Err(mcp_sealed_state::SealError::TokenTooLarge { max_bytes: 200, .. })
     ));
-    assert!(c.seal("1", None).is_ok());
+    assert!(c.seal("1", &SealWith::view()).is_ok());
 }
 
 #[test]
 fn keys_are_checked_at_construction() {
     let short = Codec::new(CodecOptions::with_keys(vec![vec![1u8; 31]])).unwrap_err();
     assert!(short.to_string().contains("at least 32 bytes"), "{short}");
-    let prod = CodecOptions::<Vec<u8>> {
-        production: true,
-        ..Default::default()
-    };
+    let mut prod = CodecOptions::<Vec<u8>>::default();
+    prod.production = true;
     assert!(Codec::new(prod)
         .unwrap_err()
         .to_string()
         .contains("production"));
     let dev = Codec::new(CodecOptions::<Vec<u8>>::default()).unwrap();
     assert!(dev.is_ephemeral());
-    let t = dev.seal(GAME, None).unwrap();
-    assert_eq!(dev.open(&t, None).unwrap().payload_json(), GAME);
+    let t = dev.seal(GAME, &SealWith::view()).unwrap();
     assert_eq!(
-        reason(
-            Codec::new(CodecOptions::<Vec<u8>>::default())
-                .unwrap()
-                .open(&t, None)
-        ),
-        Reason::Mac
+        dev.open(&t, &OpenWith::view()).unwrap().payload_json(),
+        GAME
     );
+    // A keyed codec does not open the development key's tokens.
+    assert_eq!(reason(codec().open(&t, &OpenWith::view())), Reason::Mac);
 }
 
 #[test]
 fn seal_refuses_payloads_that_are_not_json() {
     let c = codec();
     for bad in ["", "{", "undefined", "{'a':1}", "[1,]"] {
-        assert!(c.seal(bad, None).is_err(), "{bad}");
-        assert!(c.mint(bad, None).is_err(), "{bad}");
-        assert!(c.seal_request_state(bad, "move", None).is_err(), "{bad}");
+        assert!(c.seal(bad, &SealWith::view()).is_err(), "{bad}");
+        assert!(c.seal(bad, &SealWith::raw()).is_err(), "{bad}");
+        assert!(
+            c.seal(bad, &SealWith::request_state("move")).is_err(),
+            "{bad}"
+        );
     }
 }
 
@@ -238,42 +261,45 @@ fn reason_codes_are_spelled_as_spec_says() {
 fn a_clock_that_cannot_be_read_is_refused_never_read_as_the_epoch() {
     let c = codec();
     let expired = codec_with(&[KEY], |o| o.ttl_seconds = -10)
-        .seal("1", None)
+        .seal("1", &SealWith::view())
         .unwrap();
-    let fresh = c.seal("1", None).unwrap();
+    let fresh = c.seal("1", &SealWith::view()).unwrap();
     for bad in [f64::NAN, f64::NEG_INFINITY, f64::INFINITY, -1e300, 1e300] {
         // NaN cast to an integer is the epoch, -inf is i64::MIN: both made
         // this expired token open.
         assert_eq!(
-            reason(common::at(bad, || c.open(&expired, None))),
+            reason(common::at(bad, || c.open(&expired, &OpenWith::view()))),
             Reason::Expired,
             "{bad}"
         );
         assert_eq!(
-            reason(common::at(bad, || c.open(&fresh, None))),
+            reason(common::at(bad, || c.open(&fresh, &OpenWith::view()))),
             Reason::Expired,
             "{bad}"
         );
         assert_eq!(
-            reason(common::at(bad, || c.verify(&fresh, None))),
+            reason(common::at(bad, || c.open(&fresh, &OpenWith::raw()))),
             Reason::Expired,
             "{bad}"
         );
         assert_eq!(
-            common::at(bad, || c.seal("1", None)),
+            common::at(bad, || c.seal("1", &SealWith::view())),
             Err(mcp_sealed_state::SealError::InvalidClock),
             "{bad}"
         );
         assert_eq!(
-            common::at(bad, || c.seal_request_state("1", "t", None)),
+            common::at(bad, || c.seal("1", &SealWith::request_state("t"))),
             Err(mcp_sealed_state::SealError::InvalidClock)
         );
         assert_eq!(
-            common::at(bad, || c.mint("1", None)),
+            common::at(bad, || c.seal("1", &SealWith::raw())),
             Err(mcp_sealed_state::SealError::InvalidClock)
         );
     }
-    assert_eq!(mcp_sealed_state::clock::seconds_left(0, f64::NAN), None);
+    assert_eq!(
+        mcp_sealed_state::internals::clock::seconds_left(0, f64::NAN),
+        None
+    );
 }
 
 #[test]
@@ -281,9 +307,9 @@ fn every_sealer_checks_its_payload() {
     let c = codec();
     for bad in ["", "{", "{\"a\":1}x", "undefined"] {
         for sealed in [
-            c.seal(bad, None),
-            c.seal_request_state(bad, "t", None),
-            c.mint(bad, Some("u")),
+            c.seal(bad, &SealWith::view()),
+            c.seal(bad, &SealWith::request_state("t")),
+            c.seal(bad, &SealWith::raw().bind("u")),
         ] {
             assert_eq!(
                 sealed,
@@ -296,7 +322,7 @@ fn every_sealer_checks_its_payload() {
 
 #[test]
 fn an_empty_key_list_is_refused_never_the_ephemeral_key() {
-    use mcp_sealed_state::keys::KeyError;
+    use mcp_sealed_state::KeyError;
     for production in [false, true] {
         let mut o = CodecOptions::<Vec<u8>>::with_keys(vec![]);
         o.production = production;
@@ -309,4 +335,95 @@ fn an_empty_key_list_is_refused_never_the_ephemeral_key() {
     assert!(Codec::new(CodecOptions::<Vec<u8>>::default())
         .unwrap()
         .is_ephemeral());
+}
+
+/// Issue 35, item 5: the request's canonical text is bounded by
+/// `max_request_bytes` before it is hashed: a seal error naming the limit,
+/// and `request` on open.
+#[cfg(feature = "jcs")]
+#[test]
+fn requests_over_max_request_bytes_are_refused_both_ways() {
+    use mcp_sealed_state::{Request, SealError, DEFAULT_MAX_REQUEST_BYTES};
+    assert_eq!(DEFAULT_MAX_REQUEST_BYTES, 65536);
+    let c = codec_with(&[KEY], |o| o.max_request_bytes = 16);
+    let with = |r| SealWith::request_state("move").request(r);
+    // 16 bytes canonical, whitespace aside: within the limit; 17 are not.
+    let fits = Request::Json(r#"{ "a" : [1, 2, 3, 45] }"#);
+    assert_eq!(r#"{"a":[1,2,3,45]}"#.len(), 16);
+    let over = Request::Json(r#"{ "a" : [1, 2, 3, 456] }"#);
+    let t = c.seal("1", &with(fits)).unwrap();
+    assert!(c
+        .open(&t, &OpenWith::request_state("move").request(fits))
+        .is_ok());
+    // Over it, as JSON and as canonical text.
+    match c.seal("1", &with(over)) {
+        Err(
+            e @ SealError::RequestTooLarge {
+                bytes: 17,
+                max_bytes: 16,
+            },
+        ) => {
+            assert!(e.to_string().contains("max_request_bytes"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let canonical = Request::Canonical(r#"{"a":[1,2,3,456]}"#);
+    assert!(matches!(
+        c.seal("1", &with(canonical)),
+        Err(SealError::RequestTooLarge { .. })
+    ));
+    // A token sealed by a codec with a larger limit: `request` here.
+    let roomy = codec();
+    let big = roomy.seal("1", &with(over)).unwrap();
+    let open_big = c.open(&big, &OpenWith::request_state("move").request(over));
+    assert_eq!(reason(open_big), Reason::Request);
+}
+
+/// Issue 35, item 4: a request where the token cannot carry one is refused,
+/// never dropped: sealing a view or raw token with one, a secret on a raw
+/// token, and opening a raw token with one.
+#[cfg(feature = "jcs")]
+#[test]
+fn a_request_or_secret_a_token_cannot_carry_is_refused() {
+    use mcp_sealed_state::{Request, SealError};
+    let c = codec();
+    let args = Request::Json("{}");
+    for with in [
+        SealWith::view().request(args),
+        SealWith::raw().request(args),
+        SealWith::raw().secret("1"),
+    ] {
+        assert_eq!(c.seal("1", &with), Err(SealError::NotCarried), "{with:?}");
+    }
+    let raw = c.seal("1", &SealWith::raw()).unwrap();
+    let view = c.seal("1", &SealWith::view()).unwrap();
+    assert_eq!(
+        reason(c.open(&raw, &OpenWith::raw().request(args))),
+        Reason::Request
+    );
+    assert_eq!(
+        reason(c.open(&view, &OpenWith::view().request(args))),
+        Reason::Request
+    );
+    assert!(c.open(&raw, &OpenWith::raw()).is_ok());
+}
+
+/// Issue 36, item 6: an opened payload prints as its JSON, and the errors
+/// speak Rust's option names.
+#[test]
+fn payloads_print_as_json_and_errors_use_rusts_names() {
+    let c = codec();
+    let t = c.seal(GAME, &SealWith::view()).unwrap();
+    let opened = c.open(&t, &OpenWith::view()).unwrap();
+    assert_eq!(opened.payload.to_string(), GAME);
+    assert_eq!(format!("{}", opened.payload), opened.payload_json());
+    let mut o = CodecOptions::with_keys(vec![KEY.to_vec()]);
+    o.leeway_seconds = -1;
+    let e = Codec::new(o).unwrap_err().to_string();
+    assert!(e.contains("leeway_seconds"), "{e}");
+    let e = Codec::new(CodecOptions::<Vec<u8>>::with_keys(vec![]))
+        .unwrap_err()
+        .to_string();
+    assert!(!e.contains("option"), "{e}");
+    assert!(e.contains("keys: None"), "{e}");
 }

@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use mcp_sealed_state::bindings::protocol as io;
-use mcp_sealed_state::{clock, codec, keys, reader, view_state, Reason};
+use mcp_sealed_state::internals::{clock, reader, view_state};
+use mcp_sealed_state::{Codec, CodecOptions, KeyError, Reason, SealWith};
 
 fn js(s: &str) -> String {
     serde_json::to_string(s).unwrap()
@@ -45,22 +46,22 @@ fn render() -> String {
     line(
         "Default token lifetime, seconds.",
         "DEFAULT_TTL_SECONDS",
-        codec::DEFAULT_TTL_SECONDS.to_string(),
+        mcp_sealed_state::DEFAULT_TTL_SECONDS.to_string(),
     );
     line(
         "Default size limit of a token, bytes.",
         "DEFAULT_MAX_TOKEN_BYTES",
-        codec::DEFAULT_MAX_TOKEN_BYTES.to_string(),
+        mcp_sealed_state::DEFAULT_MAX_TOKEN_BYTES.to_string(),
     );
     line(
         "Shortest key, bytes.",
         "MIN_KEY_BYTES",
-        keys::MIN_KEY_BYTES.to_string(),
+        mcp_sealed_state::MIN_KEY_BYTES.to_string(),
     );
     line(
         "Longest token the unverified reader reads, bytes (a token is ASCII, so also chars).",
         "MAX_READ_CHARS",
-        reader::MAX_READ_BYTES.to_string(),
+        mcp_sealed_state::MAX_READ_BYTES.to_string(),
     );
     line(
         "Characters of a token's MAC part (base64url of 32 bytes).",
@@ -85,7 +86,7 @@ fn render() -> String {
     line(
         "Logged once when a codec runs on the ephemeral development key.",
         "EPHEMERAL_KEY_WARNING",
-        js(keys::EPHEMERAL_KEY_WARNING),
+        js(mcp_sealed_state::internals::keys::EPHEMERAL_KEY_WARNING),
     );
     line(
         "The MCP Apps request that saves view state.",
@@ -156,8 +157,8 @@ const DEFAULT_VIEW_STATE_MAX_BYTES: u32 = 65536;
 /// The prefix of a token the core mints, up to and including its first dot.
 fn token_prefix() -> String {
     let keys = vec![[7u8; 32]];
-    let codec = codec::Codec::new(codec::CodecOptions::with_keys(keys)).unwrap();
-    let token = codec.mint("1", None).unwrap();
+    let codec = Codec::new(CodecOptions::with_keys(keys)).unwrap();
+    let token = codec.seal("1", &SealWith::raw()).unwrap();
     let (prefix, rest) = token.split_at(token.find('.').unwrap() + 1);
     let mac = rest.rsplit('.').next().unwrap();
     assert_eq!(mac.len(), mcp_sealed_state::internals::wire::MAC_CHARS);
@@ -166,8 +167,6 @@ fn token_prefix() -> String {
 
 /// The core's own words for each `CONFIG_*` code, by code.
 fn config_errors() -> Vec<String> {
-    use codec::ConfigError;
-    use keys::KeyError;
     // Numbers no message has, to find where the short key's go.
     let (index, len) = (987_651, 987_652);
     let short = KeyError::TooShort { index, len }.to_string();
@@ -188,13 +187,10 @@ fn config_errors() -> Vec<String> {
             io::CONFIG_NO_RANDOMNESS,
             js(&KeyError::NoRandomness.to_string()),
         ),
-        (
-            io::CONFIG_NEGATIVE_LEEWAY,
-            js(&ConfigError::NegativeLeeway.to_string()),
-        ),
+        (io::CONFIG_NEGATIVE_LEEWAY, js(io::NEGATIVE_LEEWAY_MESSAGE)),
         (io::CONFIG_BAD_OPTIONS, js(io::BAD_OPTIONS_MESSAGE)),
         (io::CONFIG_KEY_DUPLICATE, js(&duplicate)),
-        (io::CONFIG_KEY_EMPTY, js(&KeyError::Empty.to_string())),
+        (io::CONFIG_KEY_EMPTY, js(io::KEY_EMPTY_MESSAGE)),
     ];
     for (i, (code, _)) in by_code.iter().enumerate() {
         assert_eq!(usize::from(*code), i, "config codes are 0, 1, 2, ...");
@@ -244,7 +240,7 @@ fn the_glue_keeps_no_copy_of_its_own() {
         mcp_sealed_state::SEALED_STATE_INVALID_MESSAGE.to_owned(),
         format!("= {}", js(mcp_sealed_state::STATE_META_KEY)),
         "256 * 1024".to_owned(),
-        codec::DEFAULT_MAX_TOKEN_BYTES.to_string(),
+        mcp_sealed_state::DEFAULT_MAX_TOKEN_BYTES.to_string(),
         "1 << 20".to_owned(),
         "600".to_owned(),
         "no key configured".to_owned(),

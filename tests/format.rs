@@ -18,7 +18,7 @@ use chacha20poly1305::aead::{AeadInPlace, KeyInit};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use hkdf::Hkdf;
 use hmac::{Hmac, Mac};
-use mcp_sealed_state::{OpenWith, Reason, SealWith};
+use mcp_sealed_state::{OpenWith, Reason, Request, SealWith};
 use serde_json::{json, Value};
 use sha2::Sha256;
 
@@ -202,35 +202,29 @@ fn the_format_vectors_are_the_reference_implementations() {
 fn open(
     c: &mcp_sealed_state::Codec,
     v: &Value,
-    request: Option<&str>,
+    request: Option<Request<'_>>,
 ) -> Result<(String, Option<String>), Reason> {
     let token = v["token"].as_str().unwrap();
-    let bind = v["bind"].as_str();
-    let opened = common::at(NOW_MS, || match v["tool"].as_str() {
-        Some(tool) => c.open_request_state_with(token, tool, OpenWith { bind, request }),
-        None => c.open_with_secret(token, bind),
-    });
-    opened
-        .map(|o| (o.payload.payload_json().to_owned(), o.secret))
+    let with = match v["tool"].as_str() {
+        Some(tool) => OpenWith::request_state(tool),
+        None => OpenWith::view(),
+    };
+    let with = with.bind(v["bind"].as_str()).request(request);
+    common::at(NOW_MS, || c.open(token, &with))
+        .map(|o| (o.payload_json().to_owned(), o.secret))
         .map_err(|e| e.reason())
 }
 
 /// Seal a vector's payload (and request) with the codec.
 fn seal(c: &mcp_sealed_state::Codec, v: &Value) -> String {
-    let payload = v["payloadJson"].as_str().unwrap();
-    let bind = v["bind"].as_str();
-    let request = v["requestJson"].as_str();
-    common::at(NOW_MS, || match v["tool"].as_str() {
-        Some(tool) => {
-            let with = SealWith {
-                bind,
-                request,
-                secret: None,
-            };
-            c.seal_request_state_with(payload, tool, with).unwrap()
-        }
-        None => c.seal(payload, bind).unwrap(),
-    })
+    let with = match v["tool"].as_str() {
+        Some(tool) => SealWith::request_state(tool),
+        None => SealWith::view(),
+    };
+    let with = with
+        .bind(v["bind"].as_str())
+        .request(v["requestJson"].as_str().map(Request::Json));
+    common::at(NOW_MS, || c.seal(v["payloadJson"].as_str().unwrap(), &with)).unwrap()
 }
 
 #[test]
@@ -242,15 +236,15 @@ fn the_codec_opens_every_format_vector_and_seals_the_q_ones_byte_for_byte() {
             v["payloadJson"].as_str().unwrap().to_owned(),
             v["secretJson"].as_str().map(str::to_owned),
         );
-        assert_eq!(
-            open(&c, &v, v["requestJson"].as_str()),
-            Ok(want.clone()),
-            "{name}"
-        );
+        let request = v["requestJson"].as_str().map(Request::Json);
+        assert_eq!(open(&c, &v, request), Ok(want.clone()), "{name}");
         if let Some(canonical) = v["canonicalRequest"].as_str() {
-            // The canonical text itself opens it; another request or none does not.
-            assert_eq!(open(&c, &v, Some(canonical)), Ok(want), "{name}");
-            assert_eq!(open(&c, &v, Some("{}")), Err(Reason::Request), "{name}");
+            // The canonical text, as the wasm glue hands it in, opens it too;
+            // another request or none does not.
+            let canonical = Some(Request::Canonical(canonical));
+            assert_eq!(open(&c, &v, canonical), Ok(want), "{name}");
+            let other = Some(Request::Json("{}"));
+            assert_eq!(open(&c, &v, other), Err(Reason::Request), "{name}");
             assert_eq!(open(&c, &v, None), Err(Reason::Request), "{name}");
         }
         if v["secretJson"].is_null() {

@@ -22,11 +22,11 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use common::{KEY, KEY2, NOW_MS};
 use hmac::{Hmac, Mac};
-use mcp_sealed_state::codec::DEFAULT_MAX_TOKEN_BYTES;
 use mcp_sealed_state::internals::wire;
-use mcp_sealed_state::reader::MAX_READ_BYTES;
+use mcp_sealed_state::DEFAULT_MAX_TOKEN_BYTES;
+use mcp_sealed_state::MAX_READ_BYTES;
 use mcp_sealed_state::{
-    read_token_unverified, Codec, Purpose, Reason, SealedStateError, TokenView,
+    read_token_unverified, Codec, OpenWith, Purpose, Reason, SealWith, SealedStateError, TokenView,
     SEALED_STATE_INVALID_MESSAGE,
 };
 use sha2::Sha256;
@@ -109,16 +109,18 @@ fn reason<T: std::fmt::Debug>(r: Result<T, SealedStateError>) -> Reason {
 }
 
 fn open_view(c: &Codec, t: &str, bind: Option<&str>) -> Result<String, SealedStateError> {
-    c.open(t, bind).map(|o| o.payload_json().to_owned())
+    c.open(t, &OpenWith::view().bind(bind))
+        .map(|o| o.payload_json().to_owned())
 }
 
 fn open_rs(c: &Codec, t: &str, tool: &str, bind: Option<&str>) -> Result<String, SealedStateError> {
-    c.open_request_state(t, tool, bind)
+    c.open(t, &OpenWith::request_state(tool).bind(bind))
         .map(|o| o.payload_json().to_owned())
 }
 
 fn verify(c: &Codec, t: &str, bind: Option<&str>) -> Result<String, SealedStateError> {
-    c.verify(t, bind).map(|o| o.payload_json().to_owned())
+    c.open(t, &OpenWith::raw().bind(bind))
+        .map(|o| o.payload_json().to_owned())
 }
 
 /// Refused at step 1 (shape): as view, requestState and raw, and with a
@@ -158,7 +160,9 @@ fn view_env(d: &str) -> String {
 
 /// A genuine view token of `KEY` (sealed by the crate).
 fn good_view() -> String {
-    codec().seal("{\"board\":[0,1,2]}", None).unwrap()
+    codec()
+        .seal("{\"board\":[0,1,2]}", &SealWith::view())
+        .unwrap()
 }
 
 fn read(t: &str) -> TokenView {
@@ -464,7 +468,7 @@ fn row24_token_of_a_rotated_out_key() {
     let rotated = codec_with(&[KEY2], 0, DEFAULT_MAX_TOKEN_BYTES);
     assert_eq!(reason(open_view(&rotated, &t, None)), Reason::Mac);
     // New tokens are sealed with the first key only.
-    let new = rotating.seal("1", None).unwrap();
+    let new = rotating.seal("1", &SealWith::view()).unwrap();
     assert_eq!(reason(open_view(&codec(), &new, None)), Reason::Mac);
     assert_eq!(open_view(&rotated, &new, None).unwrap(), "1");
 }
@@ -562,7 +566,7 @@ fn row30_json_nested_10000_deep_signed_opens() {
         assert_eq!(open_view(&c, &t, None).unwrap(), d);
         assert_eq!(read(&t).payload_json(), d);
         // The crate seals it too.
-        let sealed = c.seal(&d, None).unwrap();
+        let sealed = c.seal(&d, &SealWith::view()).unwrap();
         assert_eq!(open_view(&c, &sealed, None).unwrap(), d);
     }
     // And as the whole envelope: 10,000 levels inside `p` of a raw token.
@@ -773,7 +777,10 @@ fn row49_unknown_members_are_ignored() {
 fn row50_expired_wins_over_bind_and_purpose() {
     // An expired token with the wrong bind and purpose says `expired`.
     let c = codec_with(&[KEY], 0, DEFAULT_MAX_TOKEN_BYTES);
-    let t = common::at(NOW_MS - 601_000.0, || c.seal("1", Some("alice"))).unwrap();
+    let t = common::at(NOW_MS - 601_000.0, || {
+        c.seal("1", &SealWith::view().bind("alice"))
+    })
+    .unwrap();
     assert_after_mac(&t, Reason::Expired, |t| open_rs(&c, t, "move", None));
 }
 
@@ -782,7 +789,7 @@ fn row50_expired_wins_over_bind_and_purpose() {
 #[test]
 fn row51_bound_token_opened_without_bind() {
     let c = codec();
-    let t = c.seal("1", Some("alice")).unwrap();
+    let t = c.seal("1", &SealWith::view().bind("alice")).unwrap();
     assert_after_mac(&t, Reason::Bind, |t| open_view(&c, t, None));
     assert!(read(&t).bound);
 }
@@ -790,7 +797,7 @@ fn row51_bound_token_opened_without_bind() {
 #[test]
 fn row52_unbound_token_opened_with_bind() {
     let c = codec();
-    let t = c.seal("1", None).unwrap();
+    let t = c.seal("1", &SealWith::view()).unwrap();
     assert_after_mac(&t, Reason::Bind, |t| open_view(&c, t, Some("alice")));
     assert_after_mac(&t, Reason::Bind, |t| open_view(&c, t, Some("")));
     assert!(!read(&t).bound);
@@ -799,12 +806,12 @@ fn row52_unbound_token_opened_with_bind() {
 #[test]
 fn row53_bound_to_someone_else() {
     let c = codec();
-    let t = c.seal("1", Some("alice")).unwrap();
+    let t = c.seal("1", &SealWith::view().bind("alice")).unwrap();
     for other in ["bob", "alice ", "Alice", "", "alice\0"] {
         assert_after_mac(&t, Reason::Bind, |t| open_view(&c, t, Some(other)));
     }
     // The empty string is a binding too.
-    let t = c.seal("1", Some("")).unwrap();
+    let t = c.seal("1", &SealWith::view().bind("")).unwrap();
     assert_eq!(open_view(&c, &t, Some("")).unwrap(), "1");
     assert_after_mac(&t, Reason::Bind, |t| open_view(&c, t, None));
 }
@@ -920,7 +927,9 @@ fn row59_purpose_envelope_missing_d_or_o() {
 #[test]
 fn row60_mrtr_token_for_another_tool() {
     let c = codec();
-    let t = c.seal_request_state("{\"step\":2}", "move", None).unwrap();
+    let t = c
+        .seal("{\"step\":2}", &SealWith::request_state("move"))
+        .unwrap();
     assert_eq!(open_rs(&c, &t, "move", None).unwrap(), "{\"step\":2}");
     for other in ["start", "Move", "move ", "mov", "", "move\0"] {
         assert_after_mac(&t, Reason::Purpose, |t| open_rs(&c, t, other, None));
@@ -938,7 +947,7 @@ fn row61_view_token_as_request_state() {
 #[test]
 fn row62_request_state_as_view_token() {
     let c = codec();
-    let t = c.seal_request_state("1", "move", None).unwrap();
+    let t = c.seal("1", &SealWith::request_state("move")).unwrap();
     assert_after_mac(&t, Reason::Purpose, |t| open_view(&c, t, None));
     assert!(read(&t).purpose.tool().is_some());
 }
@@ -946,7 +955,7 @@ fn row62_request_state_as_view_token() {
 #[test]
 fn row63_raw_token_as_view_or_request_state() {
     let c = codec();
-    let t = c.mint("{\"board\":[1]}", None).unwrap();
+    let t = c.seal("{\"board\":[1]}", &SealWith::raw()).unwrap();
     assert_after_mac(&t, Reason::Purpose, |t| open_view(&c, t, None));
     assert_after_mac(&t, Reason::Purpose, |t| open_rs(&c, t, "move", None));
     assert_eq!(verify(&c, &t, None).unwrap(), "{\"board\":[1]}");
@@ -971,7 +980,7 @@ fn row65_lone_surrogate_in_the_payload() {
         "\"\\ud800\"",
         "{\"s\":\"a\\udc00b\",\"\\udbff\":[\"\\ud83d\"]}",
     ] {
-        let t = c.seal(d, None).unwrap();
+        let t = c.seal(d, &SealWith::view()).unwrap();
         assert_eq!(open_view(&c, &t, None).unwrap(), d);
         assert_eq!(read(&t).payload_json(), d);
         let t = signed_env(view_env(d).as_bytes());
@@ -1037,11 +1046,11 @@ fn row70_codec_errors_never_name_the_step() {
     let c = codec();
     let t = good_view();
     let errors = [
-        c.open("", None).unwrap_err(),
-        c.open(&mac_broken(&t), None).unwrap_err(),
-        common::at(NOW_MS + 1e9, || c.open(&t, None)).unwrap_err(),
-        c.open(&t, Some("x")).unwrap_err(),
-        c.open_request_state(&t, "move", None).unwrap_err(),
+        c.open("", &OpenWith::view()).unwrap_err(),
+        c.open(&mac_broken(&t), &OpenWith::view()).unwrap_err(),
+        common::at(NOW_MS + 1e9, || c.open(&t, &OpenWith::view())).unwrap_err(),
+        c.open(&t, &OpenWith::view().bind("x")).unwrap_err(),
+        c.open(&t, &OpenWith::request_state("move")).unwrap_err(),
     ];
     let reasons: Vec<Reason> = errors.iter().map(|e| e.reason()).collect();
     assert_eq!(
@@ -1071,7 +1080,7 @@ fn regression_seal_request_state_refuses_a_token_over_the_limit() {
     use mcp_sealed_state::SealError;
     let c = codec_with(&[KEY], 0, 3000);
     let tool = "\0".repeat(400); // each NUL is written as \u0000: 2,400 bytes of JSON
-    let sealed = c.seal_request_state("1", &tool, None);
+    let sealed = c.seal("1", &SealWith::request_state(&tool));
     match sealed {
         Err(SealError::TokenTooLarge { bytes, max_bytes }) => {
             assert!(bytes > 3000 && max_bytes == 3000)
@@ -1081,18 +1090,18 @@ fn regression_seal_request_state_refuses_a_token_over_the_limit() {
     // The same limit, the same answer, for every way of sealing.
     let big = format!("\"{}\"", "x".repeat(3000));
     assert!(matches!(
-        c.seal(&big, None),
+        c.seal(&big, &SealWith::view()),
         Err(SealError::TokenTooLarge { .. })
     ));
     assert!(matches!(
-        c.mint(&big, None),
+        c.seal(&big, &SealWith::raw()),
         Err(SealError::TokenTooLarge { .. })
     ));
     assert!(matches!(
-        c.seal_request_state(&big, "move", None),
+        c.seal(&big, &SealWith::request_state("move")),
         Err(SealError::TokenTooLarge { .. })
     ));
     // Under the limit it seals and opens again.
-    let t = c.seal_request_state("1", "\0", None).unwrap();
+    let t = c.seal("1", &SealWith::request_state("\0")).unwrap();
     assert_eq!(open_rs(&c, &t, "\0", None).unwrap(), "1");
 }

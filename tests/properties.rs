@@ -17,7 +17,7 @@
 mod common;
 
 use common::{sdk_vectors, KEY, KEY2};
-use mcp_sealed_state::{read_token_unverified, Codec, Purpose, Reason};
+use mcp_sealed_state::{read_token_unverified, Codec, OpenWith, Purpose, Reason, SealWith};
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
@@ -126,14 +126,14 @@ proptest! {
         let c = codec_with(&[KEY], ttl);
         let b = bind.as_deref();
         let exp = NOW_S.saturating_add(ttl);
-        let view = c.seal(&payload, b).unwrap();
-        let rs = c.seal_request_state(&payload, &tool, b).unwrap();
-        let raw = c.mint(&payload, b).unwrap();
+        let view = c.seal(&payload, &SealWith::view().bind(b)).unwrap();
+        let rs = c.seal(&payload, &SealWith::request_state(&tool).bind(b)).unwrap();
+        let raw = c.seal(&payload, &SealWith::raw().bind(b)).unwrap();
 
         let opened = [
-            c.open(&view, b),
-            c.open_request_state(&rs, &tool, b),
-            c.verify(&raw, b),
+            c.open(&view, &OpenWith::view().bind(b)),
+            c.open(&rs, &OpenWith::request_state(&tool).bind(b)),
+            c.open(&raw, &OpenWith::raw().bind(b)),
         ];
         for o in opened {
             if exp >= NOW_S {
@@ -146,8 +146,8 @@ proptest! {
         // Open through the last millisecond of `exp`, expired one ms later.
         if (0..=10 * 365 * 86_400).contains(&ttl) {
             let last = exp as f64 * 1000.0 + 999.0;
-            prop_assert!(common::at(last, || c.open(&view, b)).is_ok());
-            prop_assert_eq!(reason(common::at(last + 1.0, || c.open(&view, b))), Reason::Expired);
+            prop_assert!(common::at(last, || c.open(&view, &OpenWith::view().bind(b))).is_ok());
+            prop_assert_eq!(reason(common::at(last + 1.0, || c.open(&view, &OpenWith::view().bind(b)))), Reason::Expired);
         }
 
         // The unverified reader gives the same payload and claims back.
@@ -172,8 +172,8 @@ proptest! {
     fn serde_json_reads_back_what_was_sealed(v in json_value()) {
         let c = codec();
         let text = serde_json::to_string(&v).unwrap();
-        let token = c.seal(&text, None).unwrap();
-let opened = c.open(&token, None).unwrap();
+        let token = c.seal(&text, &SealWith::view()).unwrap();
+let opened = c.open(&token, &OpenWith::view()).unwrap();
         prop_assert_eq!(opened.payload_json(), text.as_str());
         // (Compared with serde_json's own reading of the text: its default
         // float parsing is not exact, so `v` itself may differ in the last bit.)
@@ -192,30 +192,30 @@ let opened = c.open(&token, None).unwrap();
         let c = codec();
         let wrong = codec_with(&[other.as_slice()], 600);
         let b = bind.as_deref();
-        let view = c.seal(&payload, b).unwrap();
-        let rs = c.seal_request_state(&payload, &tool, b).unwrap();
-        prop_assert_eq!(reason(wrong.open(&view, b)), Reason::Mac);
-        prop_assert_eq!(reason(wrong.open_request_state(&rs, &tool, b)), Reason::Mac);
-        prop_assert_eq!(reason(wrong.verify(&view, b)), Reason::Mac);
+        let view = c.seal(&payload, &SealWith::view().bind(b)).unwrap();
+        let rs = c.seal(&payload, &SealWith::request_state(&tool).bind(b)).unwrap();
+        prop_assert_eq!(reason(wrong.open(&view, &OpenWith::view().bind(b))), Reason::Mac);
+        prop_assert_eq!(reason(wrong.open(&rs, &OpenWith::request_state(&tool).bind(b))), Reason::Mac);
+        prop_assert_eq!(reason(wrong.open(&view, &OpenWith::raw().bind(b))), Reason::Mac);
         // And a token of the other key does not open here.
-        let theirs = wrong.seal(&payload, b).unwrap();
-        prop_assert_eq!(reason(c.open(&theirs, b)), Reason::Mac);
+        let theirs = wrong.seal(&payload, &SealWith::view().bind(b)).unwrap();
+        prop_assert_eq!(reason(c.open(&theirs, &OpenWith::view().bind(b))), Reason::Mac);
     }
 
     #[test]
     fn wrong_purpose_is_refused(payload in payload_json(), bind in bind(), tool in tool()) {
         let c = codec();
         let b = bind.as_deref();
-        let view = c.seal(&payload, b).unwrap();
-        let rs = c.seal_request_state(&payload, &tool, b).unwrap();
-        prop_assert_eq!(reason(c.open_request_state(&view, &tool, b)), Reason::Purpose);
-        prop_assert_eq!(reason(c.open(&rs, b)), Reason::Purpose);
+        let view = c.seal(&payload, &SealWith::view().bind(b)).unwrap();
+        let rs = c.seal(&payload, &SealWith::request_state(&tool).bind(b)).unwrap();
+        prop_assert_eq!(reason(c.open(&view, &OpenWith::request_state(&tool).bind(b))), Reason::Purpose);
+        prop_assert_eq!(reason(c.open(&rs, &OpenWith::view().bind(b))), Reason::Purpose);
         // A raw token is neither, unless its payload is itself shaped like a
         // purpose envelope (see SECURITY.md).
         if !looks_purposed(&payload) {
-            let raw = c.mint(&payload, b).unwrap();
-            prop_assert_eq!(reason(c.open(&raw, b)), Reason::Purpose);
-            prop_assert_eq!(reason(c.open_request_state(&raw, &tool, b)), Reason::Purpose);
+            let raw = c.seal(&payload, &SealWith::raw().bind(b)).unwrap();
+            prop_assert_eq!(reason(c.open(&raw, &OpenWith::view().bind(b))), Reason::Purpose);
+            prop_assert_eq!(reason(c.open(&raw, &OpenWith::request_state(&tool).bind(b))), Reason::Purpose);
         }
     }
 
@@ -224,28 +224,28 @@ let opened = c.open(&token, None).unwrap();
         prop_assume!(tool != other);
         let c = codec();
         let b = bind.as_deref();
-        let rs = c.seal_request_state(&payload, &tool, b).unwrap();
-        prop_assert_eq!(reason(c.open_request_state(&rs, &other, b)), Reason::Purpose);
+        let rs = c.seal(&payload, &SealWith::request_state(&tool).bind(b)).unwrap();
+        prop_assert_eq!(reason(c.open(&rs, &OpenWith::request_state(&other).bind(b))), Reason::Purpose);
         let longer = format!("{tool}x");
-        prop_assert_eq!(reason(c.open_request_state(&rs, &longer, b)), Reason::Purpose);
+        prop_assert_eq!(reason(c.open(&rs, &OpenWith::request_state(&longer).bind(b))), Reason::Purpose);
     }
 
     #[test]
     fn bind_drift_is_refused(payload in payload_json(), bind in any::<String>(), other in any::<String>(), tool in tool()) {
         let c = codec();
         // bound, opened without a bind
-        let bound = c.seal(&payload, Some(&bind)).unwrap();
-        prop_assert_eq!(reason(c.open(&bound, None)), Reason::Bind);
-        let bound_rs = c.seal_request_state(&payload, &tool, Some(&bind)).unwrap();
-        prop_assert_eq!(reason(c.open_request_state(&bound_rs, &tool, None)), Reason::Bind);
+        let bound = c.seal(&payload, &SealWith::view().bind(&bind)).unwrap();
+        prop_assert_eq!(reason(c.open(&bound, &OpenWith::view())), Reason::Bind);
+        let bound_rs = c.seal(&payload, &SealWith::request_state(&tool).bind(&bind)).unwrap();
+        prop_assert_eq!(reason(c.open(&bound_rs, &OpenWith::request_state(&tool))), Reason::Bind);
         // unbound, opened with a bind
-        let unbound = c.seal(&payload, None).unwrap();
-        prop_assert_eq!(reason(c.open(&unbound, Some(&other))), Reason::Bind);
-        let unbound_raw = c.mint(&payload, None).unwrap();
-        prop_assert_eq!(reason(c.verify(&unbound_raw, Some(&bind))), Reason::Bind);
+        let unbound = c.seal(&payload, &SealWith::view()).unwrap();
+        prop_assert_eq!(reason(c.open(&unbound, &OpenWith::view().bind(&other))), Reason::Bind);
+        let unbound_raw = c.seal(&payload, &SealWith::raw()).unwrap();
+        prop_assert_eq!(reason(c.open(&unbound_raw, &OpenWith::raw().bind(&bind))), Reason::Bind);
         // bound to another value
         if bind != other {
-            prop_assert_eq!(reason(c.open(&bound, Some(&other))), Reason::Bind);
+            prop_assert_eq!(reason(c.open(&bound, &OpenWith::view().bind(&other))), Reason::Bind);
         }
     }
 }
@@ -258,10 +258,10 @@ proptest! {
     fn tamper_anywhere_in_random_tokens(payload in small_payload(), bind in bind(), tool in tool()) {
         let c = codec();
         let b = bind.as_deref();
-        let view = c.seal(&payload, b).unwrap();
-        let rs = c.seal_request_state(&payload, &tool, b).unwrap();
-        let open_view = |t: &str| c.open(t, b).is_ok();
-        let open_rs = |t: &str| c.open_request_state(t, &tool, b).is_ok();
+        let view = c.seal(&payload, &SealWith::view().bind(b)).unwrap();
+        let rs = c.seal(&payload, &SealWith::request_state(&tool).bind(b)).unwrap();
+        let open_view = |t: &str| c.open(t, &OpenWith::view().bind(b)).is_ok();
+        let open_rs = |t: &str| c.open(t, &OpenWith::request_state(&tool).bind(b)).is_ok();
         prop_assert!(open_view(&view) && open_rs(&rs));
         let n = every_edit(&view, TOKEN_CHARS, &open_view);
         prop_assert_eq!(n.positions_missed(), 0);
@@ -361,22 +361,30 @@ fn tamper_every_position_of_sample_tokens() {
         ("\"é😀\\u2028\\ud800\"", Some("")),
         ("[1,-2.5e+21,{\"a\":{}}]", Some("ünïcødé principal")),
     ] {
-        let view = c.seal(payload, bind).unwrap();
-        let rs = c.seal_request_state(payload, "move", bind).unwrap();
-        let raw = c.mint(payload, bind).unwrap();
+        let view = c.seal(payload, &SealWith::view().bind(bind)).unwrap();
+        let rs = c
+            .seal(payload, &SealWith::request_state("move").bind(bind))
+            .unwrap();
+        let raw = c.seal(payload, &SealWith::raw().bind(bind)).unwrap();
         let (c1, c2, c3) = (c.clone(), c.clone(), rotating.clone());
         let b1 = bind.map(String::from);
         let (b2, b3) = (b1.clone(), b1.clone());
         samples.push((
             view.clone(),
-            Box::new(move |t| c1.open(t, b1.as_deref()).is_ok()),
+            Box::new(move |t| c1.open(t, &OpenWith::view().bind(b1.as_deref())).is_ok()),
         ));
         samples.push((
             rs,
-            Box::new(move |t| c2.open_request_state(t, "move", b2.as_deref()).is_ok()),
+            Box::new(move |t| {
+                c2.open(t, &OpenWith::request_state("move").bind(b2.as_deref()))
+                    .is_ok()
+            }),
         ));
         // raw, opened by a codec with two keys (rotation): still nothing passes
-        samples.push((raw, Box::new(move |t| c3.verify(t, b3.as_deref()).is_ok())));
+        samples.push((
+            raw,
+            Box::new(move |t| c3.open(t, &OpenWith::raw().bind(b3.as_deref())).is_ok()),
+        ));
     }
     // And tokens minted by the SDK, each opened with its own key (short ones).
     for v in sdk_vectors()
@@ -391,10 +399,13 @@ fn tamper_every_position_of_sample_tokens() {
             Box::new(move |t| {
                 let b = v2.bind.as_deref();
                 match v2.kind.as_str() {
-                    "raw" => common::at(v2.now_ms, || vc.verify(t, b)),
-                    "view" => common::at(v2.now_ms, || vc.open(t, b)),
+                    "raw" => common::at(v2.now_ms, || vc.open(t, &OpenWith::raw().bind(b))),
+                    "view" => common::at(v2.now_ms, || vc.open(t, &OpenWith::view().bind(b))),
                     _ => common::at(v2.now_ms, || {
-                        vc.open_request_state(t, v2.tool.as_deref().unwrap(), b)
+                        vc.open(
+                            t,
+                            &OpenWith::request_state(v2.tool.as_deref().unwrap()).bind(b),
+                        )
                     }),
                 }
                 .is_ok()

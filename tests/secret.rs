@@ -2,14 +2,14 @@
 //! properties under a re-MAC, purpose and tool binding of the secret,
 //! rotation, and the request digest (docs/format.md, "s" and "q").
 
-#![cfg(feature = "edge")]
+#![cfg(all(feature = "edge", feature = "jcs"))]
 
 mod common;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use base64::Engine;
 use hmac::{Hmac, Mac};
-use mcp_sealed_state::{Codec, OpenWith, Reason, SealWith, SealWithError};
+use mcp_sealed_state::{Codec, OpenWith, Reason, Request, SealError, SealWith};
 use sha2::Sha256;
 
 const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
@@ -47,14 +47,19 @@ fn reason<T: std::fmt::Debug>(r: Result<T, mcp_sealed_state::SealedStateError>) 
 fn a_secret_opens_and_stays_out_of_the_readable_payload() {
     let c = codec(&[KEY]);
     let t = c
-        .seal_with_secret("{\"board\":1}", Some("{\"seed\":42}"), Some("u1"))
+        .seal(
+            "{\"board\":1}",
+            &SealWith::view().secret("{\"seed\":42}").bind("u1"),
+        )
         .unwrap();
-    let opened = c.open_with_secret(&t, Some("u1")).unwrap();
+    let opened = c.open(&t, &OpenWith::view().bind("u1")).unwrap();
     assert_eq!(opened.payload.payload_json(), "{\"board\":1}");
     assert_eq!(opened.secret.as_deref(), Some("{\"seed\":42}"));
     // open() is unchanged: payload only.
     assert_eq!(
-        c.open(&t, Some("u1")).unwrap().payload_json(),
+        c.open(&t, &OpenWith::view().bind("u1"))
+            .unwrap()
+            .payload_json(),
         "{\"board\":1}"
     );
     assert!(!body(&t).contains("seed"));
@@ -66,15 +71,15 @@ fn a_secret_opens_and_stays_out_of_the_readable_payload() {
         ((24 + 11 + 16usize) * 4).div_ceil(3)
     );
     // No secret: none comes back, and the token is the plain one.
-    let plain = c.seal_with_secret("1", None, None).unwrap();
-    assert_eq!(plain, c.seal("1", None).unwrap());
-    assert_eq!(c.open_with_secret(&plain, None).unwrap().secret, None);
+    let plain = c.seal("1", &SealWith::view()).unwrap();
+    assert_eq!(plain, c.seal("1", &SealWith::view()).unwrap());
+    assert_eq!(c.open(&plain, &OpenWith::view()).unwrap().secret, None);
 }
 
 #[test]
 fn every_byte_change_of_nonce_ciphertext_or_tag_is_refused_as_mac() {
     let c = codec(&[KEY]);
-    let t = c.seal_with_secret("0", Some("[1,\"x\"]"), None).unwrap();
+    let t = c.seal("0", &SealWith::view().secret("[1,\"x\"]")).unwrap();
     let b = body(&t);
     let sealed = B64.decode(secret_of(&b)).unwrap();
     for i in 0..sealed.len() {
@@ -83,7 +88,7 @@ fn every_byte_change_of_nonce_ciphertext_or_tag_is_refused_as_mac() {
             changed[i] ^= flip;
             let forged = remac(KEY, &b.replace(&secret_of(&b), &B64.encode(&changed)));
             assert_eq!(
-                reason(c.open_with_secret(&forged, None)),
+                reason(c.open(&forged, &OpenWith::view())),
                 Reason::Mac,
                 "{i}"
             );
@@ -93,16 +98,19 @@ fn every_byte_change_of_nonce_ciphertext_or_tag_is_refused_as_mac() {
     for s in ["", "AAAA", &B64.encode([0u8; 39]), "AB", "a+b/", "AAAAAB"] {
         let forged = remac(KEY, &b.replace(&secret_of(&b), s));
         assert_eq!(
-            reason(c.open_with_secret(&forged, None)),
+            reason(c.open(&forged, &OpenWith::view())),
             Reason::Malformed,
             "{s}"
         );
     }
     let forged = remac(KEY, &b.replace(&format!("\"{}\"", secret_of(&b)), "7"));
-    assert_eq!(reason(c.open_with_secret(&forged, None)), Reason::Malformed);
+    assert_eq!(
+        reason(c.open(&forged, &OpenWith::view())),
+        Reason::Malformed
+    );
     // Without the key holder's re-MAC, any change is the token's MAC.
     assert_eq!(
-        reason(c.open_with_secret(&t.replacen("v1.e", "v1.f", 1), None)),
+        reason(c.open(&t.replacen("v1.e", "v1.f", 1), &OpenWith::view())),
         Reason::Mac
     );
 }
@@ -110,21 +118,14 @@ fn every_byte_change_of_nonce_ciphertext_or_tag_is_refused_as_mac() {
 #[test]
 fn a_secret_moved_to_another_purpose_or_tool_is_refused() {
     let c = codec(&[KEY]);
-    let view = c.seal_with_secret("0", Some("\"v\""), None).unwrap();
+    let view = c.seal("0", &SealWith::view().secret("\"v\"")).unwrap();
     let rs = c
-        .seal_request_state_with(
-            "0",
-            "move",
-            SealWith {
-                secret: Some("\"r\""),
-                ..SealWith::default()
-            },
-        )
+        .seal("0", &SealWith::request_state("move").secret("\"r\""))
         .unwrap();
     let s_view = secret_of(&body(&view));
     let rs_body = body(&rs);
     let moved = remac(KEY, &rs_body.replace(&secret_of(&rs_body), &s_view));
-    let open = |t: &str, tool| c.open_request_state_with(t, tool, OpenWith::default());
+    let open = |t: &str, tool| c.open(t, &OpenWith::request_state(tool));
     assert_eq!(reason(open(&moved, "move")), Reason::Mac);
     // Another tool's: the same token, its `o` rewritten.
     let other = remac(KEY, &rs_body.replace("\"o\":\"move\"", "\"o\":\"undo\""));
@@ -133,19 +134,19 @@ fn a_secret_moved_to_another_purpose_or_tool_is_refused() {
     // requestState's secret into a view token.
     let view_body = body(&view);
     let back = remac(KEY, &view_body.replace(&s_view, &secret_of(&rs_body)));
-    assert_eq!(reason(c.open_with_secret(&back, None)), Reason::Mac);
+    assert_eq!(reason(c.open(&back, &OpenWith::view())), Reason::Mac);
 }
 
 #[test]
 fn rotation_opens_old_key_secrets() {
     let old = codec(&[OLD]);
     let t = old
-        .seal_with_secret("1", Some("{\"k\":\"v\"}"), None)
+        .seal("1", &SealWith::view().secret("{\"k\":\"v\"}"))
         .unwrap();
     let rotated = codec(&[KEY, OLD]);
     assert_eq!(
         rotated
-            .open_with_secret(&t, None)
+            .open(&t, &OpenWith::view())
             .unwrap()
             .secret
             .as_deref(),
@@ -154,7 +155,7 @@ fn rotation_opens_old_key_secrets() {
     // A key holder of another key who re-MACs with it cannot decrypt.
     let stolen = remac(KEY, &body(&t));
     assert_eq!(
-        reason(codec(&[KEY]).open_with_secret(&stolen, None)),
+        reason(codec(&[KEY]).open(&stolen, &OpenWith::view())),
         Reason::Mac
     );
 }
@@ -163,33 +164,24 @@ fn rotation_opens_old_key_secrets() {
 fn bad_secrets_are_refused_at_seal() {
     let c = common::codec_with(&[KEY], |o| o.max_token_bytes = 1000);
     assert_eq!(
-        c.seal_with_secret("1", Some("{"), None),
-        Err(SealWithError::SecretNotJson)
+        c.seal("1", &SealWith::view().secret("{")),
+        Err(SealError::SecretNotJson)
     );
     let big = format!("\"{}\"", "x".repeat(2000));
     assert!(matches!(
-        c.seal_with_secret("1", Some(&big), None),
-        Err(SealWithError::Seal(
-            mcp_sealed_state::SealError::TokenTooLarge { .. }
-        ))
+        c.seal("1", &SealWith::view().secret(big.as_str())),
+        Err(SealError::TokenTooLarge { .. })
     ));
 }
 
 fn seal_rs(c: &Codec, request: Option<&str>) -> String {
-    let with = SealWith {
-        request,
-        ..SealWith::default()
-    };
-    c.seal_request_state_with("{\"n\":1}", "move", with)
-        .unwrap()
+    let with = SealWith::request_state("move").request(request.map(Request::Json));
+    c.seal("{\"n\":1}", &with).unwrap()
 }
 
 fn open_rs(c: &Codec, t: &str, request: Option<&str>) -> Result<String, Reason> {
-    let with = OpenWith {
-        request,
-        ..OpenWith::default()
-    };
-    c.open_request_state_with(t, "move", with)
+    let with = OpenWith::request_state("move").request(request.map(Request::Json));
+    c.open(t, &with)
         .map(|o| o.payload.into_payload_json())
         .map_err(|e| e.reason())
 }
@@ -219,7 +211,9 @@ fn request_binding_fails_closed_both_ways() {
     // Missing request on open, or one given for a token sealed without.
     assert_eq!(open_rs(&c, &t, None), Err(Reason::Request));
     assert_eq!(
-        c.open_request_state(&t, "move", None).unwrap_err().reason(),
+        c.open(&t, &OpenWith::request_state("move"))
+            .unwrap_err()
+            .reason(),
         Reason::Request
     );
     let plain = seal_rs(&c, None);
@@ -240,14 +234,8 @@ fn request_binding_fails_closed_both_ways() {
     let rotated = codec(&[OLD, KEY]);
     assert!(open_rs(&rotated, &t, Some("{\"y\":[true,\"a\"],\"x\":1}")).is_ok());
     // A request with no canonical form is refused at seal.
-    let with = SealWith {
-        request: Some("[1e999]"),
-        ..SealWith::default()
-    };
-    assert!(matches!(
-        c.seal_request_state_with("1", "move", with),
-        Err(SealWithError::Request(_))
-    ));
+    let with = SealWith::request_state("move").request(Request::Json("[1e999]"));
+    assert!(matches!(c.seal("1", &with), Err(SealError::Request(_))));
 }
 
 #[test]

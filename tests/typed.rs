@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 
 use common::{codec_with, sdk_vectors, KEY, KEY2, NOW_MS};
 use mcp_sealed_state::typed::{OpenError, SealValueError};
-use mcp_sealed_state::{Codec, Reason, TokenView, SEALED_STATE_INVALID_MESSAGE};
+use mcp_sealed_state::{
+    Codec, OpenWith, Reason, SealWith, TokenView, SEALED_STATE_INVALID_MESSAGE,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -82,31 +84,39 @@ fn token_reason<T: std::fmt::Debug>(r: Result<T, OpenError>) -> Reason {
 fn derived_types_round_trip_in_each_purpose() {
     let c = codec();
     let t = c.typed();
-    let tok = t.seal(&game(), None).unwrap();
-    assert_eq!(t.open::<Game>(&tok, None).unwrap(), game());
+    let tok = t.seal(&game(), &SealWith::view()).unwrap();
+    assert_eq!(t.open::<Game>(&tok, &OpenWith::view()).unwrap(), game());
 
     let tok = t
-        .seal_request_state(&wizard(), "wizard", Some("user-7"))
+        .seal(&wizard(), &SealWith::request_state("wizard").bind("user-7"))
         .unwrap();
     assert_eq!(
-        t.open_request_state::<Wizard>(&tok, "wizard", Some("user-7"))
+        t.open::<Wizard>(&tok, &OpenWith::request_state("wizard").bind("user-7"))
             .unwrap(),
         wizard()
     );
 
     let steps = vec![Step::Start, Step::Move { cell: 8, by: None }];
-    let tok = t.mint(&steps, Some("")).unwrap();
-    assert_eq!(t.verify::<Vec<Step>>(&tok, Some("")).unwrap(), steps);
-    // The system-clock variants.
-    let tok = t.seal(&game(), Some("u")).unwrap();
-    assert_eq!(t.open::<Game>(&tok, Some("u")).unwrap(), game());
-    let tok = t.seal_request_state(&game(), "move", None).unwrap();
+    let tok = t.seal(&steps, &SealWith::raw().bind("")).unwrap();
     assert_eq!(
-        t.open_request_state::<Game>(&tok, "move", None).unwrap(),
+        t.open::<Vec<Step>>(&tok, &OpenWith::raw().bind(""))
+            .unwrap(),
+        steps
+    );
+    // The system-clock variants.
+    let tok = t.seal(&game(), &SealWith::view().bind("u")).unwrap();
+    assert_eq!(
+        t.open::<Game>(&tok, &OpenWith::view().bind("u")).unwrap(),
         game()
     );
-    let tok = t.mint(&game(), None).unwrap();
-    assert_eq!(t.verify::<Game>(&tok, None).unwrap(), game());
+    let tok = t.seal(&game(), &SealWith::request_state("move")).unwrap();
+    assert_eq!(
+        t.open::<Game>(&tok, &OpenWith::request_state("move"))
+            .unwrap(),
+        game()
+    );
+    let tok = t.seal(&game(), &SealWith::raw()).unwrap();
+    assert_eq!(t.open::<Game>(&tok, &OpenWith::raw()).unwrap(), game());
 }
 
 #[test]
@@ -115,22 +125,33 @@ fn typed_and_json_text_tokens_are_the_same_tokens() {
     let json = serde_json::to_string(&game()).unwrap();
     assert_eq!(json, r#"{"board":"X...O....","turn":2}"#);
     assert_eq!(
-        c.typed().seal(&game(), Some("b")).unwrap(),
-        c.seal(&json, Some("b")).unwrap()
+        c.typed()
+            .seal(&game(), &SealWith::view().bind("b"))
+            .unwrap(),
+        c.seal(&json, &SealWith::view().bind("b")).unwrap()
     );
     assert_eq!(
-        c.typed().seal_request_state(&game(), "move", None).unwrap(),
-        c.seal_request_state(&json, "move", None).unwrap()
+        c.typed()
+            .seal(&game(), &SealWith::request_state("move"))
+            .unwrap(),
+        c.seal(&json, &SealWith::request_state("move")).unwrap()
     );
     assert_eq!(
-        c.typed().mint(&game(), None).unwrap(),
-        c.mint(&json, None).unwrap()
+        c.typed().seal(&game(), &SealWith::raw()).unwrap(),
+        c.seal(&json, &SealWith::raw()).unwrap()
     );
     // A token sealed as text opens typed, and the reverse.
-    let tok = c.seal(&json, None).unwrap();
-    assert_eq!(c.typed().open::<Game>(&tok, None).unwrap(), game());
-    let tok = c.typed().seal(&wizard(), None).unwrap();
-    let text = c.open(&tok, None).unwrap().into_payload_json();
+    let tok = c.seal(&json, &SealWith::view()).unwrap();
+    assert_eq!(
+        c.typed().open::<Game>(&tok, &OpenWith::view()).unwrap(),
+        game()
+    );
+    let tok = c.typed().seal(&wizard(), &SealWith::view()).unwrap();
+    let text = c
+        .open(&tok, &OpenWith::view())
+        .unwrap()
+        .payload
+        .into_payload_json();
     assert_eq!(serde_json::from_str::<Wizard>(&text).unwrap(), wizard());
 }
 
@@ -138,45 +159,55 @@ fn typed_and_json_text_tokens_are_the_same_tokens() {
 fn every_reason_is_the_json_text_codecs_reason() {
     let c = codec_with(&[KEY], |o| o.ttl_seconds = 10);
     let t = c.typed();
-    let view = t.seal(&game(), Some("alice")).unwrap();
-    let rs = t.seal_request_state(&game(), "move", None).unwrap();
+    let view = t.seal(&game(), &SealWith::view().bind("alice")).unwrap();
+    let rs = t.seal(&game(), &SealWith::request_state("move")).unwrap();
 
     assert_eq!(
-        token_reason(t.open::<Game>("v1.x", None)),
+        token_reason(t.open::<Game>("v1.x", &OpenWith::view())),
         Reason::Malformed
     );
     assert_eq!(
         token_reason(
             codec_with(&[KEY2], |_| {})
                 .typed()
-                .open::<Game>(&view, Some("alice"))
+                .open::<Game>(&view, &OpenWith::view().bind("alice"))
         ),
         Reason::Mac
     );
     let later = NOW_MS + 11_000.0;
     assert_eq!(
-        token_reason(common::at(later, || t.open::<Game>(&view, Some("alice")))),
+        token_reason(common::at(later, || t
+            .open::<Game>(&view, &OpenWith::view().bind("alice")))),
         Reason::Expired
     );
     assert_eq!(
-        token_reason(t.open::<Game>(&view, Some("bob"))),
+        token_reason(t.open::<Game>(&view, &OpenWith::view().bind("bob"))),
         Reason::Bind
     );
-    assert_eq!(token_reason(t.open::<Game>(&view, None)), Reason::Bind);
-    assert_eq!(token_reason(t.open::<Game>(&rs, None)), Reason::Purpose);
     assert_eq!(
-        token_reason(t.open_request_state::<Game>(&rs, "start", None)),
+        token_reason(t.open::<Game>(&view, &OpenWith::view())),
+        Reason::Bind
+    );
+    assert_eq!(
+        token_reason(t.open::<Game>(&rs, &OpenWith::view())),
+        Reason::Purpose
+    );
+    assert_eq!(
+        token_reason(t.open::<Game>(&rs, &OpenWith::request_state("start"))),
         Reason::Purpose
     );
     // Same reasons as the text API, one for one.
     for (typed, text) in [
         (
-            t.open::<Game>(&rs, None).unwrap_err(),
-            c.open(&rs, None).unwrap_err(),
+            t.open::<Game>(&rs, &OpenWith::view()).unwrap_err(),
+            c.open(&rs, &OpenWith::view()).unwrap_err(),
         ),
         (
-            common::at(later, || t.open::<Game>(&view, Some("bob"))).unwrap_err(),
-            common::at(later, || c.open(&view, Some("bob"))).unwrap_err(),
+            common::at(later, || {
+                t.open::<Game>(&view, &OpenWith::view().bind("bob"))
+            })
+            .unwrap_err(),
+            common::at(later, || c.open(&view, &OpenWith::view().bind("bob"))).unwrap_err(),
         ),
     ] {
         assert_eq!(typed.token_error(), Some(&text));
@@ -188,9 +219,15 @@ fn token_checks_come_before_the_payload_type() {
     // A token for another principal whose payload is also not a `Vec<u8>`:
     // the token failure wins, as no payload is looked at before every check passed.
     let c = codec();
-    let tok = c.typed().seal(&game(), Some("alice")).unwrap();
+    let tok = c
+        .typed()
+        .seal(&game(), &SealWith::view().bind("alice"))
+        .unwrap();
     assert_eq!(
-        token_reason(c.typed().open::<Vec<u8>>(&tok, Some("bob"))),
+        token_reason(
+            c.typed()
+                .open::<Vec<u8>>(&tok, &OpenWith::view().bind("bob"))
+        ),
         Reason::Bind
     );
     // Tampered: still a token failure, never a payload one.
@@ -199,7 +236,10 @@ fn token_checks_come_before_the_payload_type() {
     chars[i] = if chars[i] == 'A' { 'B' } else { 'A' };
     let tampered: String = chars.into_iter().collect();
     assert_eq!(
-        token_reason(c.typed().open::<Game>(&tampered, Some("alice"))),
+        token_reason(
+            c.typed()
+                .open::<Game>(&tampered, &OpenWith::view().bind("alice"))
+        ),
         Reason::Mac
     );
 }
@@ -207,8 +247,8 @@ fn token_checks_come_before_the_payload_type() {
 #[test]
 fn a_genuine_token_of_another_shape_is_a_payload_error() {
     let c = codec();
-    let tok = c.typed().seal(&wizard(), None).unwrap();
-    let err = c.typed().open::<Game>(&tok, None).unwrap_err();
+    let tok = c.typed().seal(&wizard(), &SealWith::view()).unwrap();
+    let err = c.typed().open::<Game>(&tok, &OpenWith::view()).unwrap_err();
     assert!(matches!(err, OpenError::Payload(_)), "{err:?}");
     assert!(err.token_error().is_none());
     let msg = err.to_string();
@@ -222,16 +262,20 @@ fn a_genuine_token_of_another_shape_is_a_payload_error() {
     assert!(source.is::<serde_json::Error>());
 
     // Out of range for the field's type (turn: u8).
-    let tok = c.seal(r#"{"board":".........","turn":300}"#, None).unwrap();
+    let tok = c
+        .seal(r#"{"board":".........","turn":300}"#, &SealWith::view())
+        .unwrap();
     assert!(matches!(
-        c.typed().open::<Game>(&tok, None),
+        c.typed().open::<Game>(&tok, &OpenWith::view()),
         Err(OpenError::Payload(_))
     ));
     // JS strings may hold lone surrogates, Rust strings cannot: a genuine SDK
     // token with one is a payload error for any `T` holding a String.
-    let tok = c.seal(r#"{"board":"\ud800","turn":1}"#, None).unwrap();
+    let tok = c
+        .seal(r#"{"board":"\ud800","turn":1}"#, &SealWith::view())
+        .unwrap();
     assert!(matches!(
-        c.typed().open::<Game>(&tok, None),
+        c.typed().open::<Game>(&tok, &OpenWith::view()),
         Err(OpenError::Payload(_))
     ));
 }
@@ -243,20 +287,20 @@ fn sealing_errors_are_values() {
     let mut m = BTreeMap::new();
     m.insert(vec![1u8], 1);
     assert!(matches!(
-        c.typed().seal(&m, None),
+        c.typed().seal(&m, &SealWith::view()),
         Err(SealValueError::Serialize(_))
     ));
     // Too big for this codec to open again.
     let big = "x".repeat(300);
-    match c.typed().seal(&big, None) {
-        Err(SealValueError::Codec(mcp_sealed_state::SealError::TokenTooLarge {
+    match c.typed().seal(&big, &SealWith::view()) {
+        Err(SealValueError::Seal(mcp_sealed_state::SealError::TokenTooLarge {
             max_bytes: 200,
             ..
         })) => {}
         other => panic!("{other:?}"),
     }
-    match c.typed().seal_request_state(&big, "t", None) {
-        Err(SealValueError::Codec(mcp_sealed_state::SealError::TokenTooLarge { .. })) => {}
+    match c.typed().seal(&big, &SealWith::request_state("t")) {
+        Err(SealValueError::Seal(mcp_sealed_state::SealError::TokenTooLarge { .. })) => {}
         other => panic!("{other:?}"),
     }
 }
@@ -271,11 +315,11 @@ fn sdk_vectors_open_typed_and_reseal_byte_identical() {
         let t = c.typed();
         let bind = v.bind.as_deref();
         let opened: Result<Value, _> = match (v.kind.as_str(), v.tool.as_deref()) {
-            ("raw", _) => common::at(v.now_ms, || t.verify(&v.token, bind)),
-            ("view", _) => common::at(v.now_ms, || t.open(&v.token, bind)),
-            ("requestState", Some(tool)) => {
-                common::at(v.now_ms, || t.open_request_state(&v.token, tool, bind))
-            }
+            ("raw", _) => common::at(v.now_ms, || t.open(&v.token, &OpenWith::raw().bind(bind))),
+            ("view", _) => common::at(v.now_ms, || t.open(&v.token, &OpenWith::view().bind(bind))),
+            ("requestState", Some(tool)) => common::at(v.now_ms, || {
+                t.open(&v.token, &OpenWith::request_state(tool).bind(bind))
+            }),
             other => panic!("{}: {other:?}", v.name),
         };
         let value = match opened {
@@ -293,9 +337,11 @@ fn sdk_vectors_open_typed_and_reseal_byte_identical() {
             Err(e) => panic!("{}: {e:?}", v.name),
         };
         let resealed = match (v.kind.as_str(), v.tool.as_deref()) {
-            ("raw", _) => common::at(v.now_ms, || t.mint(&value, bind)),
-            ("view", _) => common::at(v.now_ms, || t.seal(&value, bind)),
-            (_, Some(tool)) => common::at(v.now_ms, || t.seal_request_state(&value, tool, bind)),
+            ("raw", _) => common::at(v.now_ms, || t.seal(&value, &SealWith::raw().bind(bind))),
+            ("view", _) => common::at(v.now_ms, || t.seal(&value, &SealWith::view().bind(bind))),
+            (_, Some(tool)) => common::at(v.now_ms, || {
+                t.seal(&value, &SealWith::request_state(tool).bind(bind))
+            }),
             _ => unreachable!(),
         }
         .unwrap();
@@ -345,12 +391,12 @@ fn number_formats_differ_yet_both_tokens_open() {
     );
     // JSON.stringify({big:1e21, whole:1e20, small:1e-6, one:1, neg_zero:-0, exact:9007199254740993})
     let js_text = r#"{"big":1e+21,"whole":100000000000000000000,"small":0.000001,"one":1,"neg_zero":0,"exact":9007199254740992}"#;
-    let from_serde = c.typed().seal(&value, None).unwrap();
-    let from_js = c.seal(js_text, None).unwrap();
+    let from_serde = c.typed().seal(&value, &SealWith::view()).unwrap();
+    let from_js = c.seal(js_text, &SealWith::view()).unwrap();
     assert_ne!(from_serde, from_js);
 
-    let a: Numbers = c.typed().open(&from_serde, None).unwrap();
-    let b: Numbers = c.typed().open(&from_js, None).unwrap();
+    let a: Numbers = c.typed().open(&from_serde, &OpenWith::view()).unwrap();
+    let b: Numbers = c.typed().open(&from_js, &OpenWith::view()).unwrap();
     assert_eq!(a, value);
     assert!(a.neg_zero.is_sign_negative());
     assert_eq!((b.big, b.whole, b.small, b.one), (1e21, 1e20, 1e-6, 1.0));
@@ -358,10 +404,15 @@ fn number_formats_differ_yet_both_tokens_open() {
     assert_eq!(b.exact, 9_007_199_254_740_992); // and the integer beyond 2^53
                                                 // The JSON-text API keeps each text exactly as sealed.
     assert_eq!(
-        c.open(&from_serde, None).unwrap().payload_json(),
+        c.open(&from_serde, &OpenWith::view())
+            .unwrap()
+            .payload_json(),
         serde_text
     );
-    assert_eq!(c.open(&from_js, None).unwrap().payload_json(), js_text);
+    assert_eq!(
+        c.open(&from_js, &OpenWith::view()).unwrap().payload_json(),
+        js_text
+    );
     // What an unverified reader (a widget) sees.
     let view: TokenView = mcp_sealed_state::read_token_unverified(&from_serde).unwrap();
     assert_eq!(view.payload_json(), serde_text);
@@ -369,7 +420,8 @@ fn number_formats_differ_yet_both_tokens_open() {
 
 #[test]
 fn a_typed_secret_and_request_round_trip() {
-    use mcp_sealed_state::typed::RequestWith;
+    use mcp_sealed_state::typed::OpenedValue;
+    use mcp_sealed_state::Request;
     #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
     struct Hidden {
         seed: u64,
@@ -382,39 +434,38 @@ fn a_typed_secret_and_request_round_trip() {
     };
     let t = c
         .typed()
-        .seal_with_secret(&[1, 2], Some(&hidden), Some("u"))
+        .seal_with_secret(&[1, 2], &hidden, &SealWith::view().bind("u"))
         .unwrap();
-    let (board, secret): (Vec<u8>, Option<Hidden>) =
-        c.typed().open_with_secret(&t, Some("u")).unwrap();
-    assert_eq!((board, secret), (vec![1, 2], Some(hidden)));
+    let opened: OpenedValue<Vec<u8>, Hidden> = c
+        .typed()
+        .open_with_secret(&t, &OpenWith::view().bind("u"))
+        .unwrap();
+    assert_eq!((opened.payload, opened.secret), (vec![1, 2], Some(hidden)));
+    // The typed open reads the payload alone.
+    assert_eq!(
+        c.typed()
+            .open::<Vec<u8>>(&t, &OpenWith::view().bind("u"))
+            .unwrap(),
+        [1, 2]
+    );
+    // One secret per token: not a value and a text both.
+    assert!(matches!(
+        c.typed()
+            .seal_with_secret(&1, &2, &SealWith::view().secret("3")),
+        Err(SealValueError::TwoSecrets)
+    ));
     let args = serde_json::json!({"y": 2, "x": [1.5, "a"]});
-    let with = RequestWith {
-        bind: None,
-        request: Some(&args),
-    };
-    let rs = c
-        .typed()
-        .seal_request_state_with(&0, "move", None::<&()>, with)
-        .unwrap();
+    let with = SealWith::request_state("move").request(Request::Value(&args));
+    let rs = c.typed().seal(&0, &with).unwrap();
     // The same arguments as JSON text, in another order, open it too.
-    let text = mcp_sealed_state::OpenWith {
-        bind: None,
-        request: Some("{\"x\":[1.5,\"a\"],\"y\":2}"),
-    };
-    assert!(c.open_request_state_with(&rs, "move", text).is_ok());
-    let (n, s): (u8, Option<()>) = c
-        .typed()
-        .open_request_state_with(&rs, "move", with)
-        .unwrap();
-    assert_eq!((n, s), (0, None));
+    let text =
+        OpenWith::request_state("move").request(Request::Json("{\"x\":[1.5,\"a\"],\"y\":2}"));
+    assert!(c.open(&rs, &text).is_ok());
+    let with = OpenWith::request_state("move").request(Request::Value(&args));
+    let opened = c.typed().open_with_secret::<u8, ()>(&rs, &with).unwrap();
+    assert_eq!((opened.payload, opened.secret), (0, None));
     let other = serde_json::json!({"y": 3, "x": [1.5, "a"]});
-    let changed = RequestWith {
-        bind: None,
-        request: Some(&other),
-    };
-    let e = c
-        .typed()
-        .open_request_state_with::<u8, ()>(&rs, "move", changed)
-        .unwrap_err();
+    let changed = OpenWith::request_state("move").request(Request::Value(&other));
+    let e = c.typed().open::<u8>(&rs, &changed).unwrap_err();
     assert_eq!(e.token_error().unwrap().reason().as_str(), "request");
 }

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{sdk_vectors, Vector};
-use mcp_sealed_state::{Codec, Reason};
+use mcp_sealed_state::{Codec, OpenWith, Reason, SealWith};
 
 fn codec_for(v: &Vector) -> Codec {
     common::codec_with(&[&v.key], |o| {
@@ -19,10 +19,13 @@ fn codec_for(v: &Vector) -> Codec {
 fn open(c: &Codec, v: &Vector, now_ms: f64) -> Result<String, Reason> {
     let bind = v.bind.as_deref();
     let opened = match v.kind.as_str() {
-        "raw" => common::at(now_ms, || c.verify(&v.token, bind)),
-        "view" => common::at(now_ms, || c.open(&v.token, bind)),
+        "raw" => common::at(now_ms, || c.open(&v.token, &OpenWith::raw().bind(bind))),
+        "view" => common::at(now_ms, || c.open(&v.token, &OpenWith::view().bind(bind))),
         "requestState" => common::at(now_ms, || {
-            c.open_request_state(&v.token, v.tool.as_deref().unwrap(), bind)
+            c.open(
+                &v.token,
+                &OpenWith::request_state(v.tool.as_deref().unwrap()).bind(bind),
+            )
         }),
         other => panic!("kind {other}"),
     };
@@ -64,10 +67,17 @@ fn minting_with_the_same_inputs_is_byte_identical() {
         let c = codec_for(&v);
         let bind = v.bind.as_deref();
         let minted = match v.kind.as_str() {
-            "raw" => common::at(v.now_ms, || c.mint(&v.payload_json, bind)),
-            "view" => common::at(v.now_ms, || c.seal(&v.payload_json, bind)),
+            "raw" => common::at(v.now_ms, || {
+                c.seal(&v.payload_json, &SealWith::raw().bind(bind))
+            }),
+            "view" => common::at(v.now_ms, || {
+                c.seal(&v.payload_json, &SealWith::view().bind(bind))
+            }),
             _ => common::at(v.now_ms, || {
-                c.seal_request_state(&v.payload_json, v.tool.as_deref().unwrap(), bind)
+                c.seal(
+                    &v.payload_json,
+                    &SealWith::request_state(v.tool.as_deref().unwrap()).bind(bind),
+                )
             }),
         };
         assert_eq!(minted.unwrap(), v.token, "{}", v.name);
@@ -119,23 +129,25 @@ fn vectors_fail_under_another_key_binding_or_purpose() {
         let bind = v.bind.as_deref();
         match v.kind.as_str() {
             "view" => assert_eq!(
-                common::at(v.now_ms, || c.open_request_state(&v.token, "move", bind))
-                    .unwrap_err()
-                    .reason(),
+                common::at(v.now_ms, || c
+                    .open(&v.token, &OpenWith::request_state("move").bind(bind)))
+                .unwrap_err()
+                .reason(),
                 Reason::Purpose
             ),
             "requestState" => {
                 assert_eq!(
-                    common::at(v.now_ms, || c.open(&v.token, bind))
+                    common::at(v.now_ms, || c.open(&v.token, &OpenWith::view().bind(bind)))
                         .unwrap_err()
                         .reason(),
                     Reason::Purpose
                 );
                 let tool = format!("{}-other", v.tool.as_deref().unwrap());
                 assert_eq!(
-                    common::at(v.now_ms, || c.open_request_state(&v.token, &tool, bind))
-                        .unwrap_err()
-                        .reason(),
+                    common::at(v.now_ms, || c
+                        .open(&v.token, &OpenWith::request_state(&tool).bind(bind)))
+                    .unwrap_err()
+                    .reason(),
                     Reason::Purpose
                 );
             }

@@ -377,7 +377,7 @@ pub struct RefView {
 }
 
 pub fn ref_read(token: &str) -> Result<Option<RefView>, Unjudgeable> {
-    let Some((_, body, mac)) = ref_split(token, mcp_sealed_state::reader::MAX_READ_BYTES) else {
+    let Some((_, body, mac)) = ref_split(token, mcp_sealed_state::MAX_READ_BYTES) else {
         return Ok(None);
     };
     if mac.len() != 43 {

@@ -13,7 +13,8 @@ mod common;
 
 use common::*;
 use libfuzzer_sys::fuzz_target;
-use mcp_sealed_state::{jcs, OpenWith, Reason, SealWith};
+use mcp_sealed_state::internals::jcs;
+use mcp_sealed_state::{OpenWith, Reason, Request, SealWith};
 
 fuzz_target!(|data: &[u8]| {
     let Some(input) = Input::parse(data) else {
@@ -24,14 +25,11 @@ fuzz_target!(|data: &[u8]| {
     let (payload, secret, tool) = (input.field(0), input.field(1), input.field(2));
     let request = input.flag(1).then(|| input.field(3));
     let open = |token: &str, request: Option<&str>| {
-        let with = OpenWith {
-            bind: None,
-            request,
-        };
         if rs {
-            codec.open_request_state_with(token, tool, with)
+            let with = OpenWith::request_state(tool).request(request.map(Request::Json));
+            codec.open(token, &with)
         } else {
-            codec.open_with_secret(token, None)
+            codec.open(token, &OpenWith::view())
         }
     };
 
@@ -42,15 +40,13 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // 1. Seal and open again: the same payload and secret.
-    let with = SealWith {
-        bind: None,
-        secret: Some(secret),
-        request: if rs { request } else { None },
-    };
     let sealed = if rs {
-        codec.seal_request_state_with(payload, tool, with)
+        let with = SealWith::request_state(tool)
+            .secret(secret)
+            .request(request.map(Request::Json));
+        codec.seal(payload, &with)
     } else {
-        codec.seal_with_secret(payload, Some(secret), None)
+        codec.seal(payload, &SealWith::view().secret(secret))
     };
     if let Ok(token) = &sealed {
         let request = if rs { request } else { None };

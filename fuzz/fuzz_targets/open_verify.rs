@@ -17,7 +17,7 @@ mod common;
 use common::*;
 use libfuzzer_sys::fuzz_target;
 use mcp_sealed_state::bindings::protocol::STATUS_TOKEN_TOO_LARGE;
-use mcp_sealed_state::{read_token_unverified, Reason};
+use mcp_sealed_state::{read_token_unverified, OpenWith, Reason, SealWith};
 
 fuzz_target!(|data: &[u8]| {
     let Some(input) = Input::parse(data) else {
@@ -50,12 +50,13 @@ fuzz_target!(|data: &[u8]| {
         let got = io_open(codec, want, &token, bind);
         // The Rust API gives the same as the I/O path.
         let api = match want {
-            Want::View => codec.open(&token, bind),
-            Want::Rs(t) => codec.open_request_state(&token, t, bind),
-            Want::Raw => codec.verify(&token, bind),
+            Want::View => codec.open(&token, &OpenWith::view().bind(bind)),
+            Want::Rs(t) => codec.open(&token, &OpenWith::request_state(t).bind(bind)),
+            Want::Raw => codec.open(&token, &OpenWith::raw().bind(bind)),
         };
         assert_eq!(
-            api.map(|o| o.into_payload_json()).map_err(|e| e.reason()),
+            api.map(|o| o.payload.into_payload_json())
+                .map_err(|e| e.reason()),
             got
         );
 
@@ -114,9 +115,9 @@ fuzz_target!(|data: &[u8]| {
         for want in [Want::View, Want::Rs(tool), Want::Raw] {
             let sealed = io_seal(codec, want, text, bind);
             let api = match want {
-                Want::View => codec.seal(text, bind),
-                Want::Rs(t) => codec.seal_request_state(text, t, bind),
-                Want::Raw => codec.mint(text, bind),
+                Want::View => codec.seal(text, &SealWith::view().bind(bind)),
+                Want::Rs(t) => codec.seal(text, &SealWith::request_state(t).bind(bind)),
+                Want::Raw => codec.seal(text, &SealWith::raw().bind(bind)),
             };
             assert_eq!(sealed.as_ref().ok(), api.as_ref().ok());
             // Text that is not JSON is never signed.
@@ -138,15 +139,15 @@ fuzz_target!(|data: &[u8]| {
             );
             // Bind drift, both directions, and another tool.
             let drift = match bind {
-                Some(_) => codec.open(&token, None),
-                None => codec.open(&token, Some("x")),
+                Some(_) => codec.open(&token, &OpenWith::view()),
+                None => codec.open(&token, &OpenWith::view().bind("x")),
             };
             assert_eq!(drift.map_err(|e| e.reason()).err(), Some(Reason::Bind));
             if let Want::Rs(t) = want {
                 let other = format!("{t}-other");
                 assert_eq!(
                     codec
-                        .open_request_state(&token, &other, bind)
+                        .open(&token, &OpenWith::request_state(&other).bind(bind))
                         .map_err(|e| e.reason())
                         .err(),
                     Some(Reason::Purpose)

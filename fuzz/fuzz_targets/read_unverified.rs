@@ -12,9 +12,9 @@ mod common;
 
 use common::*;
 use libfuzzer_sys::fuzz_target;
-use mcp_sealed_state::clock::{seconds_left, unix_seconds};
+use mcp_sealed_state::internals::clock::{seconds_left, unix_seconds};
 use mcp_sealed_state::internals::json;
-use mcp_sealed_state::{read_token_unverified, Purpose};
+use mcp_sealed_state::{read_token_unverified, Purpose, SealWith};
 
 const FAKE_MAC: &str = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
@@ -85,7 +85,7 @@ fuzz_target!(|data: &[u8]| {
         let exp = NOW_S + TTL;
 
         // (Sealing refuses a token over the codec's limit: nothing to read then.)
-        let Ok(token) = codec.seal(text, bind) else {
+        let Ok(token) = codec.seal(text, &SealWith::view().bind(bind)) else {
             return;
         };
         let v = read_token_unverified(&token).expect("reads");
@@ -94,7 +94,7 @@ fuzz_target!(|data: &[u8]| {
             (payload, Purpose::View, exp, bind.is_some())
         );
 
-        let Ok(token) = codec.seal_request_state(text, tool, bind) else {
+        let Ok(token) = codec.seal(text, &SealWith::request_state(tool).bind(bind)) else {
             return;
         };
         let v = read_token_unverified(&token).expect("reads");

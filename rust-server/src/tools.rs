@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use mcp_sealed_state::typed::OpenError;
-use mcp_sealed_state::{Codec, STATE_META_KEY};
+use mcp_sealed_state::{Codec, OpenWith, SealWith, STATE_META_KEY};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     JsonObject, ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams,
@@ -104,11 +104,11 @@ impl TicTacToe {
         secret: &Secret,
         principal: &str,
     ) -> CallToolResult {
-        let sealed =
-            self.shared
-                .codec
-                .typed()
-                .seal_with_secret(game, Some(secret), Some(principal));
+        let sealed = self.shared.codec.typed().seal_with_secret(
+            game,
+            secret,
+            &SealWith::view().bind(principal),
+        );
         let token = match sealed {
             Ok(token) => token,
             Err(e) => return tool_error(&format!("cannot seal the game: {e}")),
@@ -142,9 +142,9 @@ impl TicTacToe {
             .shared
             .codec
             .typed()
-            .open_with_secret::<Game, Secret>(state, Some(principal));
+            .open_with_secret::<Game, Secret>(state, &OpenWith::view().bind(principal));
         let (game, secret) = match opened {
-            Ok(opened) => opened,
+            Ok(opened) => (opened.payload, opened.secret),
             Err(OpenError::Token(e)) => {
                 // The reason is for this log only; the client gets the stable message.
                 eprintln!(

@@ -9,7 +9,7 @@ use super::protocol::{
     STATUS_UNKNOWN_OP,
 };
 use crate::clock;
-use crate::codec::{Codec, CodecOptions, OpenWith, SealError, SealWith, SealWithError};
+use crate::codec::{Codec, CodecOptions, OpenWith, Request, SealError, SealWith};
 use crate::sdk_reading;
 
 /// `n` as an integer when it is a safe one. JS checks these first; this
@@ -50,6 +50,9 @@ pub fn codec(
         .filter(|&n| n > 0)
         .ok_or(bad)?;
     options.production = production;
+    // The glue enforces `maxRequestBytes` while it canonicalizes, before it
+    // copies a request in; the core does not count it again.
+    options.max_request_bytes = usize::MAX;
     Codec::new(options).map_err(config_error)
 }
 
@@ -108,34 +111,37 @@ pub fn seal(
     else {
         return status(STATUS_BAD_INPUT);
     };
-    let with = SealWith {
-        bind,
-        secret,
-        request,
-    };
+    // The glue hands in the request's canonical text (it canonicalizes in JS).
+    let request = request.map(Request::Canonical);
     let sealed = match operation(what, tool) {
         Some(Operation::Purpose(purpose)) => {
-            codec.seal_into_with(purpose, Some(payload), with, now_ms, out)
+            let with = SealWith::new(purpose)
+                .bind(bind)
+                .secret(secret)
+                .request(request);
+            codec.seal_into(&with, Some(payload), now_ms, out)
         }
         // No JSON text is empty: 0 bytes stand for `undefined`.
         Some(Operation::Sdk) if secret.is_none() && request.is_none() => {
             let payload = (!payload.is_empty()).then_some(payload);
-            sdk_reading::mint_into(codec, payload, bind, now_ms, out).map_err(SealWithError::Seal)
+            sdk_reading::mint_into(codec, payload, bind, now_ms, out)
         }
-        Some(Operation::Sdk) => Err(SealWithError::RawToken),
+        Some(Operation::Sdk) => Err(SealError::NotCarried),
         None => return status(STATUS_UNKNOWN_OP),
     };
     match sealed {
         Ok(()) => out.len() as f64,
-        Err(SealWithError::Seal(SealError::InvalidClock)) => status(STATUS_INVALID_CLOCK),
-        Err(SealWithError::Seal(SealError::OutOfMemory)) => status(STATUS_OUT_OF_MEMORY),
-        Err(SealWithError::Seal(SealError::PayloadNotJson)) => status(STATUS_PAYLOAD_NOT_JSON),
-        Err(SealWithError::Seal(SealError::TokenTooLarge { .. })) => status(STATUS_TOKEN_TOO_LARGE),
-        Err(SealWithError::SecretNotJson) => status(STATUS_SECRET_NOT_JSON),
-        Err(SealWithError::Request(_)) => status(STATUS_REQUEST_NOT_CANONICAL),
-        Err(SealWithError::NoRandomness) => status(STATUS_NO_RANDOMNESS),
-        // A secret or a request on a raw token: the glue never sends one.
-        Err(SealWithError::RawToken) => status(STATUS_BAD_INPUT),
+        Err(SealError::InvalidClock) => status(STATUS_INVALID_CLOCK),
+        Err(SealError::OutOfMemory) => status(STATUS_OUT_OF_MEMORY),
+        Err(SealError::PayloadNotJson) => status(STATUS_PAYLOAD_NOT_JSON),
+        Err(SealError::TokenTooLarge { .. }) => status(STATUS_TOKEN_TOO_LARGE),
+        Err(SealError::SecretNotJson) => status(STATUS_SECRET_NOT_JSON),
+        Err(SealError::Request(_) | SealError::RequestTooLarge { .. }) => {
+            status(STATUS_REQUEST_NOT_CANONICAL)
+        }
+        Err(SealError::NoRandomness) => status(STATUS_NO_RANDOMNESS),
+        // A secret or a request where the token has no room for it: the glue never sends one.
+        Err(SealError::NotCarried) => status(STATUS_BAD_INPUT),
     }
 }
 
@@ -173,15 +179,14 @@ pub fn open(
         return status(STATUS_INVALID_CLOCK);
     }
     let opened = match op {
-        Operation::Purpose(purpose) => codec
-            .open_as_with(
-                token,
-                purpose,
-                OpenWith { bind, request },
-                with_secret,
-                now_ms,
-            )
-            .map(|o| (Some(o.payload), o.secret)),
+        Operation::Purpose(purpose) => {
+            let with = OpenWith::new(purpose)
+                .bind(bind)
+                .request(request.map(Request::Canonical));
+            codec
+                .open_as_with(token, &with, with_secret, now_ms)
+                .map(|o| (Some(o.payload), o.secret))
+        }
         Operation::Sdk if !with_secret && request.is_none() => {
             sdk_reading::verify(codec, token, bind, now_ms).map(|p| (p, None))
         }

@@ -71,7 +71,13 @@ pub const CONFIG_BAD_OPTIONS: u8 = 5;
 pub const CONFIG_KEY_DUPLICATE: u8 = 6;
 /// The key list is empty (the glue checks this first; kept for completeness).
 pub const CONFIG_KEY_EMPTY: u8 = 7;
-/// The message of [`CONFIG_BAD_OPTIONS`] (the others are the core's `Display`).
+/// The message of [`CONFIG_NEGATIVE_LEEWAY`], in the JS option's name.
+pub const NEGATIVE_LEEWAY_MESSAGE: &str = "leewaySeconds must not be negative";
+/// The message of [`CONFIG_KEY_EMPTY`], in the JS option's words.
+pub const KEY_EMPTY_MESSAGE: &str =
+    "the key list is empty; give at least one key (or no key option for the development key)";
+/// The message of [`CONFIG_BAD_OPTIONS`] (the others but the two above are
+/// the core's `Display`, in Rust's words).
 pub const BAD_OPTIONS_MESSAGE: &str =
     "an option is out of range (ttlSeconds, leewaySeconds and maxTokenBytes are safe integers, maxTokenBytes positive; the key lengths add up to the key bytes)";
 

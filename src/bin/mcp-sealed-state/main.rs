@@ -32,9 +32,8 @@ use std::process::ExitCode;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use clap::Parser;
-use mcp_sealed_state::keys::MIN_KEY_BYTES;
 use mcp_sealed_state::{
-    read_token_unverified, Codec, CodecOptions, OpenWith, Opened, SealWith, SealWithError,
+    read_token_unverified, Codec, CodecOptions, OpenWith, Purpose, Request, SealWith, MIN_KEY_BYTES,
 };
 
 use args::{Cli, Command, KeyArgs, Kind};
@@ -86,16 +85,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             // value, and JSON.stringify writes none; inner text is sealed as given.
             let payload = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
             let bind = bind.as_deref();
-            let with = SealWith {
-                bind,
-                secret: secret.as_deref(),
-                request: request.as_deref(),
-            };
-            let sealed = match Kind::from(&kind) {
-                Kind::View => codec.seal_with_secret(payload, with.secret, bind),
-                Kind::RequestState(tool) => codec.seal_request_state_with(payload, tool, with),
-                Kind::Raw => codec.mint(payload, bind).map_err(SealWithError::from),
-            };
+            let with = SealWith::new(purpose(Kind::from(&kind)))
+                .bind(bind)
+                .secret(secret.as_deref())
+                .request(request.as_deref().map(Request::Json));
+            let sealed = codec.seal(payload, &with);
             print_line(&sealed.map_err(|e| e.to_string())?)
         }
         Command::Verify {
@@ -111,18 +105,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let token = token.trim();
             let bind = bind.as_deref();
             let kind = Kind::from(&kind);
-            let with = OpenWith {
-                bind,
-                request: request.as_deref(),
-            };
-            let opened = match kind {
-                Kind::View => codec.open_with_secret(token, bind),
-                Kind::RequestState(tool) => codec.open_request_state_with(token, tool, with),
-                Kind::Raw => codec.verify(token, bind).map(|payload| Opened {
-                    payload,
-                    secret: None,
-                }),
-            };
+            let with = OpenWith::new(purpose(kind))
+                .bind(bind)
+                .request(request.as_deref().map(Request::Json));
+            let opened = codec.open(token, &with);
             match opened {
                 Ok(opened) => {
                     let (payload, secret) = (opened.payload.payload_json(), opened.secret);
@@ -144,7 +130,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Inspect { json, token } => {
             let token = text_or_stdin(
                 token,
-                mcp_sealed_state::reader::MAX_READ_BYTES + stdin::LINE_ENDING_BYTES,
+                mcp_sealed_state::MAX_READ_BYTES + stdin::LINE_ENDING_BYTES,
             )?;
             let token = token.trim();
             let Ok(view) = read_token_unverified(token) else {
@@ -191,4 +177,13 @@ fn print_line(text: &str) -> Result<ExitCode, String> {
         .and_then(|()| out.flush())
         .map_err(|e| format!("cannot write to standard output: {e}"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The codec's purpose for a kind of token.
+fn purpose(kind: Kind<'_>) -> Purpose<&str> {
+    match kind {
+        Kind::View => Purpose::View,
+        Kind::RequestState(tool) => Purpose::RequestState(tool),
+        Kind::Raw => Purpose::Raw,
+    }
 }
