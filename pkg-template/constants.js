@@ -16,6 +16,9 @@ export const DEFAULT_TTL_SECONDS = 600;
 /** Default size limit of a token, bytes. */
 export const DEFAULT_MAX_TOKEN_BYTES = 262144;
 
+/** Deepest nesting of a request's arrays and objects (a scalar is depth 0, `[]` depth 1). */
+export const MAX_REQUEST_DEPTH = 64;
+
 /** Shortest key, bytes. */
 export const MIN_KEY_BYTES = 32;
 

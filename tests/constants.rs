@@ -53,6 +53,11 @@ fn render() -> String {
         codec::DEFAULT_MAX_TOKEN_BYTES.to_string(),
     );
     line(
+        "Deepest nesting of a request's arrays and objects (a scalar is depth 0, `[]` depth 1).",
+        "MAX_REQUEST_DEPTH",
+        mcp_sealed_state::jcs::MAX_REQUEST_DEPTH.to_string(),
+    );
+    line(
         "Shortest key, bytes.",
         "MIN_KEY_BYTES",
         keys::MIN_KEY_BYTES.to_string(),
