@@ -11,7 +11,7 @@ const vectors = JSON.parse(readFileSync(join(here, "../tests/vectors/sdk-v1.json
 const SEP = Buffer.from([0xff]);
 const MAX_SEED_TOKEN = 3000; // the fuzz codec's limit; keeps max_len and the corpus small
 
-const seeds = { open_verify: {}, read_unverified: {}, view_state: {} };
+const seeds = { open_verify: {}, read_unverified: {}, view_state: {}, request_canonical: {} };
 const utf8 = (s) => Buffer.from(s, "utf8");
 const input = (flags, ...fields) => Buffer.concat([Buffer.from([flags]), ...fields.flatMap((f, i) => (i ? [SEP, utf8(f)] : [utf8(f)]))]);
 const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32LE(n); return b; };
@@ -56,6 +56,29 @@ for (const [name, text] of Object.entries(hostile)) {
   seeds.open_verify[`hostile-${name}`] = input(3 | (1 << 4) | (1 << 7), env, "", "move");
   seeds.read_unverified[`hostile-${name}`] = input(1 | (1 << 2), env, text, "move", "");
 }
+// request_canonical: a wrapping byte (levels; bit 7 objects), then the text.
+const wrap = (levels, objects = false) => Buffer.from([levels | (objects ? 0x80 : 0)]);
+const requests = {
+  ...hostile,
+  "rfc-8785-sample": '{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}',
+  "rfc-8785-sorting": '{"\\u20ac":1,"\\r":2,"\\ufb33":3,"1":4,"\\ud83d\\ude00":5,"\\u0080":6,"\\u00f6":7}',
+  "surrogate-pair": '["\\ud83d\\ude00","\\uD83D\\uDE00","\u{1f600}"]',
+  "lone-high": '{"a":"\\ud800"}',
+  "lone-low": '{"a":"\\udfff"}',
+  "replacement": '{"a":"\\ufffd"}',
+  "lone-names": '{"\\ud800":1,"\\udc00":2}',
+  "reversed-pair": '"\\udc00\\ud800"',
+  "big-integers": "[9007199254740993,9007199254740992,18446744073709551615,-0,1e21,1e-7,5e-324,1.7976931348623157e308]",
+  "beyond-double": '{"amount":1e400}',
+  "dup-nested": '[{"x":{"b":0,"c":0,"\\u0062":0}}]',
+};
+for (const [name, text] of Object.entries(requests)) seeds.request_canonical[name] = Buffer.concat([wrap(0), utf8(text)]);
+// The depth boundary: 64 levels around a scalar or an empty container (65).
+seeds.request_canonical["depth-64"] = Buffer.concat([wrap(64), utf8("0")]);
+seeds.request_canonical["depth-65"] = Buffer.concat([wrap(64), utf8("[]")]);
+seeds.request_canonical["depth-64-objects"] = Buffer.concat([wrap(63, true), utf8('{"a":"\\ud83d\\ude00"}')]);
+seeds.request_canonical["depth-65-objects"] = Buffer.concat([wrap(64, true), utf8("{}")]);
+
 const good = vectors[0].token;
 for (const [name, token] of Object.entries({
   empty: "",

@@ -16,6 +16,9 @@ export const DEFAULT_TTL_SECONDS = 600;
 /** Default size limit of a token, bytes. */
 export const DEFAULT_MAX_TOKEN_BYTES = 262144;
 
+/** Deepest nesting of a request's arrays and objects (a scalar is depth 0, `[]` depth 1). */
+export const MAX_REQUEST_DEPTH = 64;
+
 /** Shortest key, bytes. */
 export const MIN_KEY_BYTES = 32;
 
@@ -53,4 +56,4 @@ export const VIEW_STATE_ERROR_CODES = Object.freeze({ INVALID_PARAMS: -32602, IN
 export const IO = Object.freeze({ VIEW: 0, REQUEST_STATE: 1, RAW: 2, SDK: 3, BAD_INPUT: -10, UNKNOWN_OP: -11, INVALID_CLOCK: -12, OUT_OF_MEMORY: -13, PAYLOAD_NOT_JSON: -14, TOKEN_TOO_LARGE: -15, NO_CODEC: -16, SECRET_NOT_JSON: -17, REQUEST_NOT_CANONICAL: -18, NO_RANDOMNESS: -19, WITH_SECRET: 128 });
 
 /** Messages of a WasmCodec's configError by its low byte (src/bindings/protocol.rs); the key's index is above it, and {index} and {len} are the short key's. */
-export const CONFIG_ERRORS = Object.freeze([undefined, "key #{index} is {len} bytes; keys must be at least 32 bytes", "no key configured, and production mode refuses the ephemeral development key", "the platform's random number generator failed", "leewaySeconds must not be negative", "an option is out of range (ttlSeconds, leewaySeconds and maxTokenBytes are safe integers, maxTokenBytes positive; the key lengths add up to the key bytes)", "key #{index} is the same key as an earlier key; list each key once", "the key list is empty; give at least one key (or no key option for the development key)"]);
+export const CONFIG_ERRORS = Object.freeze([undefined, "key #{index} is {len} bytes; keys must be at least 32 bytes", "no key configured, and production mode refuses the ephemeral development key", "the platform's random number generator failed", "leewaySeconds must not be negative", "an option is out of range (ttlSeconds, leewaySeconds and maxTokenBytes are safe integers, maxTokenBytes positive; the key lengths add up to the key bytes)", "key #{index} is the same key as an earlier key to HMAC (which pads a key with zero bytes to 64 bytes and hashes a longer one); list each key once", "the key list is empty; give at least one key (or no key option for the development key)"]);

@@ -4,7 +4,8 @@
 #   scripts/fuzz.sh [seconds-per-target]
 #
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
-# Targets (fuzz/fuzz_targets/): open_verify, read_unverified, view_state.
+# Targets (fuzz/fuzz_targets/): open_verify, read_unverified, view_state,
+# open_secret, request_canonical.
 # FUZZ_TARGETS="open_verify" limits the run; extra libFuzzer flags go in
 # FUZZ_FLAGS. New corpus entries land in fuzz/corpus/<target>/ (only the
 # seed-* files are committed; `node fuzz/make-seeds.mjs` rewrites them), a
@@ -13,7 +14,7 @@
 set -uo pipefail
 
 secs="${1:-60}"
-targets="${FUZZ_TARGETS:-open_verify read_unverified view_state}"
+targets="${FUZZ_TARGETS:-open_verify read_unverified view_state open_secret request_canonical}"
 cd "$(dirname "$0")/../fuzz" || exit 2
 
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then

@@ -621,6 +621,7 @@ impl Codec {
                 if !json::is_valid(text) {
                     return Err(SealError::Request(JcsError::NotJson));
                 }
+                crate::jcs::check_text(text).map_err(SealError::Request)?;
                 Cow::Borrowed(text)
             }
             #[cfg(feature = "jcs")]

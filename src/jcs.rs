@@ -6,12 +6,19 @@
 //! It reads JSON text with the crate's scanner, so the same code serves the
 //! wasm build and native Rust. Request arguments are small and shallow, so
 //! the walk is recursive with a depth limit rather than iterative.
+//!
+//! Text with no canonical form is refused, never mapped onto another text's
+//! form (which would let a token sealed for one request open for another):
+//! a lone surrogate escape (RFC 8785 requires well-formed Unicode), a number
+//! beyond the double range, a repeated member name, nesting deeper than
+//! [`MAX_REQUEST_DEPTH`]. The JS glue applies the same rules.
 
 #[cfg(feature = "jcs")]
 use crate::json;
 
-/// Deepest nesting of arrays and objects a request may have.
-pub const MAX_DEPTH: usize = 64;
+/// Deepest nesting of arrays and objects a request may have: a scalar is
+/// depth 0, `[]` and `{}` depth 1, `[[]]` depth 2.
+pub const MAX_REQUEST_DEPTH: usize = 64;
 
 /// Why a request's JSON text has no canonical form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,8 +30,12 @@ pub enum JcsError {
     NumberOutOfRange,
     /// An object names a member twice (RFC 8785 requires unique names).
     DuplicateName,
-    /// Nested deeper than [`MAX_DEPTH`].
+    /// Nested deeper than [`MAX_REQUEST_DEPTH`].
     TooDeep,
+    /// A string or member name holds a lone surrogate escape (`"\ud800"`):
+    /// it is not Unicode text, so RFC 8785 gives it no form (read as U+FFFD
+    /// it would share one with `"\ufffd"`).
+    LoneSurrogate,
 }
 
 impl core::fmt::Display for JcsError {
@@ -34,11 +45,74 @@ impl core::fmt::Display for JcsError {
             JcsError::NumberOutOfRange => "the request holds a number beyond the double range",
             JcsError::DuplicateName => "the request holds an object with a repeated member name",
             JcsError::TooDeep => "the request is nested more than 64 levels deep",
+            JcsError::LoneSurrogate => {
+                "the request holds a lone surrogate escape (\\uD800-\\uDFFF unpaired)"
+            }
         })
     }
 }
 
 impl std::error::Error for JcsError {}
+
+/// The rules a valid JSON text must also meet to have a canonical form that
+/// need no number parsing: no lone surrogate escape, nesting at most
+/// [`MAX_REQUEST_DEPTH`]. One byte scan; both builds apply it, so the wasm
+/// build (which hashes the glue's [`Request::Canonical`](crate::codec::Request) text
+/// as given) refuses what Rust refuses.
+pub(crate) fn check_text(text: &str) -> Result<(), JcsError> {
+    let mut bytes = text.bytes();
+    let mut depth = 0usize;
+    while let Some(c) = bytes.next() {
+        match c {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_REQUEST_DEPTH {
+                    return Err(JcsError::TooDeep);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'"' => check_string(&mut bytes)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Scan the rest of a (valid) string literal after its opening quote, up to
+/// and including its closing quote: every `\uD800`-`\uDBFF` escape must be
+/// followed by a `\uDC00`-`\uDFFF` escape, and no low one may stand alone.
+/// Raw (unescaped) text is UTF-8 from a `&str`, so it holds no surrogates.
+fn check_string(bytes: &mut core::str::Bytes<'_>) -> Result<(), JcsError> {
+    // A high surrogate escape just read, waiting for its low half.
+    let mut pending_high = false;
+    while let Some(c) = bytes.next() {
+        let unit = match c {
+            b'"' => None,
+            b'\\' => match bytes.next() {
+                Some(b'u') => Some(hex4(bytes).ok_or(JcsError::NotJson)?),
+                _ => None,
+            },
+            _ => None,
+        };
+        let low = unit.is_some_and(|u| (0xDC00..0xE000).contains(&u));
+        if pending_high != low {
+            return Err(JcsError::LoneSurrogate);
+        }
+        pending_high = unit.is_some_and(|u| (0xD800..0xDC00).contains(&u));
+        if c == b'"' {
+            return Ok(());
+        }
+    }
+    Err(JcsError::NotJson)
+}
+
+fn hex4(bytes: &mut core::str::Bytes<'_>) -> Option<u32> {
+    let mut unit = 0;
+    for _ in 0..4 {
+        unit = unit * 16 + char::from(bytes.next()?).to_digit(16)?;
+    }
+    Some(unit)
+}
 
 /// The canonical form of the JSON text `text`.
 #[cfg(feature = "jcs")]
@@ -46,6 +120,7 @@ pub fn canonicalize(text: &str) -> Result<String, JcsError> {
     if !json::is_valid(text) {
         return Err(JcsError::NotJson);
     }
+    check_text(text)?;
     let mut out = String::new();
     out.try_reserve(text.len()).map_err(|_| JcsError::NotJson)?;
     write_value(text.trim_matches(is_ws), 0, &mut out)?;
@@ -88,7 +163,7 @@ fn write_number(v: &str, out: &mut String) -> Result<(), JcsError> {
 
 #[cfg(feature = "jcs")]
 fn write_object(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError> {
-    if depth > MAX_DEPTH {
+    if depth > MAX_REQUEST_DEPTH {
         return Err(JcsError::TooDeep);
     }
     let members = json::object_members(v).ok_or(JcsError::NotJson)?;
@@ -119,7 +194,7 @@ fn write_object(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError>
 
 #[cfg(feature = "jcs")]
 fn write_array(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError> {
-    if depth > MAX_DEPTH {
+    if depth > MAX_REQUEST_DEPTH {
         return Err(JcsError::TooDeep);
     }
     let b = v.as_bytes();
@@ -243,9 +318,52 @@ mod tests {
             canonicalize("{\"a\":1,\"\\u0061\":2}"),
             Err(JcsError::DuplicateName)
         );
-        let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        let deep = format!(
+            "{}{}",
+            "[".repeat(MAX_REQUEST_DEPTH + 1),
+            "]".repeat(MAX_REQUEST_DEPTH + 1)
+        );
         assert_eq!(canonicalize(&deep), Err(JcsError::TooDeep));
-        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        let ok = format!(
+            "{}{}",
+            "[".repeat(MAX_REQUEST_DEPTH),
+            "]".repeat(MAX_REQUEST_DEPTH)
+        );
         assert_eq!(c(&ok), ok);
+    }
+}
+
+/// The rules both builds apply before any canonicalizing (the wasm build
+/// without the `jcs` feature applies only these and `is_valid`).
+#[cfg(test)]
+mod text_rules {
+    use super::*;
+
+    #[test]
+    fn lone_surrogates_and_depth() {
+        for ok in [
+            "\"\\ud83d\\ude00\"",
+            "\"\\\\ud800\"",
+            "\"\\ufffd\"",
+            "[\"[[[[\"]",
+            "{\"\\u0022\\ud800\\udc00\":\"\\\\\"}",
+        ] {
+            assert_eq!(check_text(ok), Ok(()), "{ok}");
+        }
+        for lone in [
+            "\"\\ud800\"",
+            "\"\\udfff\"",
+            "[\"\\ud800\",\"\\udc00\"]",
+            "\"\\ud800\\u0041\"",
+            "{\"\\udbff\":0}",
+        ] {
+            assert_eq!(check_text(lone), Err(JcsError::LoneSurrogate), "{lone}");
+        }
+        let deep = |n| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert_eq!(check_text(&deep(MAX_REQUEST_DEPTH)), Ok(()));
+        assert_eq!(
+            check_text(&deep(MAX_REQUEST_DEPTH + 1)),
+            Err(JcsError::TooDeep)
+        );
     }
 }

@@ -52,7 +52,9 @@ pub enum KeyError {
     Missing,
     /// The platform CSPRNG failed (no `crypto.getRandomValues`, for example).
     NoRandomness,
-    /// A key is listed twice (a list holds each key once).
+    /// Key `index` is the same HMAC key as key `first` (a list holds each
+    /// key once): the same bytes, or the same but for trailing zero bytes up
+    /// to the block size, or a key over the block size beside its SHA-256.
     Duplicate {
         /// The place of the second copy in the list, from 0.
         index: usize,
@@ -81,7 +83,8 @@ impl core::fmt::Display for KeyError {
             KeyError::Duplicate { index, first } => {
                 write!(
                     f,
-                    "key #{index} is the same key as key #{first}; list each key once"
+                    "key #{index} is the same key as key #{first} to HMAC (which pads a key \
+                     with zero bytes to 64 bytes and hashes a longer one); list each key once"
                 )
             }
         }
@@ -141,8 +144,15 @@ impl Keys {
                 });
             }
             // A configuration slip (the old key pasted as the new one), refused
-            // rather than silently verifying with one key twice.
-            if let Some(first) = keys.iter().take(index).position(|k| k.as_ref() == key) {
+            // rather than silently verifying with one key twice. Compared as
+            // HMAC keys them: `K` and `K || 00` MAC alike but derive different
+            // secret-part keys, so a token by one would open and then fail
+            // to decrypt under the other.
+            if let Some(first) = keys
+                .iter()
+                .take(index)
+                .position(|k| same_hmac_key(k.as_ref(), key))
+            {
                 return Err(KeyError::Duplicate { index, first });
             }
             macs.push(Key::new(key).ok_or(KeyError::TooShort {
@@ -184,6 +194,37 @@ impl Keys {
     }
 }
 
+/// SHA-256's block size: HMAC-SHA256 hashes a longer key, and pads a key
+/// with zero bytes to this length (RFC 2104, section 2).
+const HMAC_BLOCK_BYTES: usize = 64;
+
+/// Whether HMAC-SHA256 keys `a` and `b` alike: their blocks (a key over the
+/// block size replaced by its SHA-256, then zero-padded) are equal. Runs at
+/// construction only, on the caller's own keys, so it need not be constant time.
+fn same_hmac_key(a: &[u8], b: &[u8]) -> bool {
+    let (mut x, mut y) = (hmac_block(a), hmac_block(b));
+    let same = x == y;
+    x.fill(0);
+    y.fill(0);
+    same
+}
+
+/// The block HMAC-SHA256 keys with.
+fn hmac_block(key: &[u8]) -> [u8; HMAC_BLOCK_BYTES] {
+    use sha2::Digest as _;
+    let mut block = [0u8; HMAC_BLOCK_BYTES];
+    if key.len() > HMAC_BLOCK_BYTES {
+        let digest = Sha256::digest(key);
+        block
+            .iter_mut()
+            .zip(digest.iter())
+            .for_each(|(b, d)| *b = *d);
+    } else {
+        block.iter_mut().zip(key).for_each(|(b, k)| *b = *k);
+    }
+    block
+}
+
 /// HMAC accepts keys of any length, so this never fails in practice.
 fn keyed(key: &[u8]) -> Result<HmacSha256, hmac::digest::InvalidLength> {
     <HmacSha256 as Mac>::new_from_slice(key)
@@ -217,6 +258,63 @@ mod tests {
         );
         let keys: [&[u8]; 2] = [&a, &b];
         assert!(Keys::new(Some(&keys), false).is_ok());
+    }
+
+    #[test]
+    fn refuses_keys_that_hmac_keys_alike() {
+        let mac = |key: &[u8]| {
+            keyed(key)
+                .unwrap()
+                .chain_update(b"x")
+                .finalize()
+                .into_bytes()
+        };
+        let k = [7u8; 40];
+        let mut padded = k.to_vec();
+        padded.push(0);
+        let mut full = k.to_vec();
+        full.resize(HMAC_BLOCK_BYTES, 0);
+        let long = [9u8; 65];
+        let digest = <Sha256 as sha2::Digest>::digest(long);
+        for (a, b) in [
+            (&k[..], &padded[..]),
+            (&padded[..], &k[..]),
+            (&k[..], &full[..]),
+            (&long[..], &digest[..]),
+            (&digest[..], &long[..]),
+        ] {
+            let keys = [a, b];
+            assert_eq!(
+                Keys::new(Some(&keys), false).unwrap_err(),
+                KeyError::Duplicate { index: 1, first: 0 },
+                "{} and {} bytes",
+                a.len(),
+                b.len()
+            );
+            // And they do MAC alike: the rule is HMAC's, not a guess.
+            assert_eq!(mac(a), mac(b));
+        }
+        // A zero byte elsewhere, one byte over the block, 64 bytes beside
+        // their hash: different keys.
+        let mut inner = k.to_vec();
+        inner.insert(0, 0);
+        let mut over = full.clone();
+        over.push(0);
+        let block_digest = <Sha256 as sha2::Digest>::digest(&full);
+        for (a, b) in [
+            (&k[..], &inner[..]),
+            (&full[..], &over[..]),
+            (&full[..], &block_digest[..]),
+        ] {
+            let keys = [a, b];
+            assert!(
+                Keys::new(Some(&keys), false).is_ok(),
+                "{} and {}",
+                a.len(),
+                b.len()
+            );
+            assert_ne!(mac(a), mac(b));
+        }
     }
 
     #[test]

@@ -54,6 +54,11 @@ fn render() -> String {
         mcp_sealed_state::DEFAULT_MAX_TOKEN_BYTES.to_string(),
     );
     line(
+        "Deepest nesting of a request's arrays and objects (a scalar is depth 0, `[]` depth 1).",
+        "MAX_REQUEST_DEPTH",
+        mcp_sealed_state::internals::jcs::MAX_REQUEST_DEPTH.to_string(),
+    );
+    line(
         "Shortest key, bytes.",
         "MIN_KEY_BYTES",
         mcp_sealed_state::MIN_KEY_BYTES.to_string(),

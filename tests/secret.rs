@@ -161,6 +161,47 @@ fn rotation_opens_old_key_secrets() {
 }
 
 #[test]
+fn keys_that_hmac_keys_alike_are_refused_as_one_key() {
+    use mcp_sealed_state::{CodecOptions, ConfigError, KeyError};
+    let padded = [KEY, b"\0"].concat();
+    let long = [b'L'; 65];
+    let digest = <Sha256 as sha2::Digest>::digest(long).to_vec();
+    // Why they must be one key: the MAC takes them alike, the secret part's
+    // derived key does not, so a token by one opens with `open` and fails
+    // the secret part with the other.
+    for (a, b) in [(KEY, &padded[..]), (&long[..], &digest[..])] {
+        let plain = codec(&[b]).seal("1", &SealWith::view()).unwrap();
+        let t = codec(&[b])
+            .seal("1", &SealWith::view().secret("2"))
+            .unwrap();
+        let other = codec(&[a]);
+        assert_eq!(
+            other
+                .open(&plain, &OpenWith::view())
+                .unwrap()
+                .payload_json(),
+            "1"
+        );
+        assert_eq!(reason(other.open(&t, &OpenWith::view())), Reason::Mac);
+        for keys in [[a, b], [b, a]] {
+            let keys: Vec<Vec<u8>> = keys.iter().map(|k| k.to_vec()).collect();
+            let err = Codec::new(CodecOptions::with_keys(keys)).unwrap_err();
+            assert_eq!(
+                err,
+                ConfigError::Key(KeyError::Duplicate { index: 1, first: 0 })
+            );
+            assert!(
+                err.to_string().contains("the same key as key #0 to HMAC"),
+                "{err}"
+            );
+        }
+    }
+    // Keys that differ for HMAC stay two keys.
+    let other = [b"\0", KEY].concat();
+    assert!(Codec::new(CodecOptions::with_keys(vec![KEY.to_vec(), other])).is_ok());
+}
+
+#[test]
 fn bad_secrets_are_refused_at_seal() {
     let c = common::codec_with(&[KEY], |o| o.max_token_bytes = 1000);
     assert_eq!(

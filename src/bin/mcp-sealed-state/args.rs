@@ -11,7 +11,7 @@ use clap::{ArgGroup, Args, Parser, Subcommand};
     name = "mcp-sealed-state",
     version,
     about = "Make, check and read sealed-state tokens (HMAC-SHA256, v1 wire format)",
-    after_help = "KEY: --key-env VAR (default STATE_KEY) or --key-file PATH; never the key itself on the command line.\nA - reads standard input: a payload of at most 1 MiB; a token of at most the token limit (256 KiB for verify, 1 MiB for inspect) plus a line ending. More is an input error.\nExit status: 0 done, 1 verify refused the token (reason on stderr), 2 usage, key or input error."
+    after_help = "KEY: --key-env VAR (default STATE_KEY) or --key-file PATH; never the key itself on the command line.\nA - reads standard input (one of the payload and --secret): a payload or secret of at most 1 MiB; a token of at most the token limit (256 KiB for verify, 1 MiB for inspect) plus a line ending, which is dropped. More is an input error.\nExit status: 0 done, 1 verify refused the token (reason on stderr), 2 usage, key or input error."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -26,19 +26,30 @@ pub enum Command {
     Seal {
         #[command(flatten)]
         key: KeyArgs,
-        /// Token lifetime in seconds (default 600).
-        #[arg(long, value_name = "S", allow_negative_numbers = true)]
+        /// Token lifetime in seconds, a positive integer (default 600).
+        // Negative numbers are parsed so that `--ttl -5` is refused as a
+        // value out of range, not as an unknown option.
+        #[arg(long, value_name = "S", allow_negative_numbers = true,
+              value_parser = clap::value_parser!(i64).range(1..=MAX_TTL_SECONDS))]
         ttl: Option<i64>,
-        /// Bind the token to this principal.
-        #[arg(long, value_name = "B")]
+        /// Bind the token to this principal (taken as given, even if it starts with -).
+        #[arg(long, value_name = "B", allow_hyphen_values = true)]
         bind: Option<String>,
         #[command(flatten)]
         kind: KindArgs,
-        /// A secret part, JSON text only a key holder reads (encrypted in the token; not with --raw).
-        #[arg(long, value_name = "JSON", conflicts_with = "raw")]
+        /// A secret part, JSON text only a key holder reads (encrypted in the token; not with --raw), or - to read it from stdin. On the command line it shows in the process list and shell history: prefer - or --secret-file.
+        #[arg(long, value_name = "JSON", conflicts_with_all = ["raw", "secret_file"], allow_hyphen_values = true)]
         secret: Option<String>,
-        /// With --tool: bind the token to these request arguments (JSON text, by their RFC 8785 digest).
-        #[arg(long, value_name = "JSON", requires = "tool")]
+        /// Read the secret part's JSON text from this file (one trailing newline is dropped).
+        #[arg(long, value_name = "PATH", conflicts_with = "raw")]
+        secret_file: Option<PathBuf>,
+        /// With --tool: bind the token to these request arguments (JSON text, by their RFC 8785 digest; taken as given, even if it starts with -).
+        #[arg(
+            long,
+            value_name = "JSON",
+            requires = "tool",
+            allow_hyphen_values = true
+        )]
         request: Option<String>,
         /// The payload as JSON text (after `--` if it starts with a minus), or - to read it from stdin.
         #[arg(value_name = "JSON")]
@@ -48,18 +59,23 @@ pub enum Command {
     Verify {
         #[command(flatten)]
         key: KeyArgs,
-        /// The principal the token must be bound to.
-        #[arg(long, value_name = "B")]
+        /// The principal the token must be bound to (taken as given, even if it starts with -).
+        #[arg(long, value_name = "B", allow_hyphen_values = true)]
         bind: Option<String>,
         #[command(flatten)]
         kind: KindArgs,
-        /// With --tool: the request arguments the token must be bound to (JSON text).
-        #[arg(long, value_name = "JSON", requires = "tool")]
+        /// With --tool: the request arguments the token must be bound to (JSON text; taken as given, even if it starts with -).
+        #[arg(
+            long,
+            value_name = "JSON",
+            requires = "tool",
+            allow_hyphen_values = true
+        )]
         request: Option<String>,
         /// Print one JSON object: {"ok":true,"payload":..,"secret":..,"purpose":..,"tool":..} or {"ok":false,"reason":..}.
         #[arg(long)]
         json: bool,
-        /// The token, or - to read it from stdin.
+        /// The token exactly (whitespace around it is malformed, as in the library), or - to read it from stdin (one line ending dropped).
         #[arg(value_name = "TOKEN")]
         token: String,
     },
@@ -68,7 +84,7 @@ pub enum Command {
         /// Print one JSON object: {"verified":false,"payload":..,"purpose":..,"tool":..,"exp":..,"bound":..}.
         #[arg(long)]
         json: bool,
-        /// The token, or - to read it from stdin.
+        /// The token exactly, or - to read it from stdin (one line ending dropped).
         #[arg(value_name = "TOKEN")]
         token: String,
     },
@@ -90,6 +106,10 @@ pub struct KeyArgs {
     #[arg(long, hide = true, num_args = 0..=1, allow_hyphen_values = true, value_name = "KEY")]
     pub key: Option<Option<OsString>>,
 }
+
+/// The longest `--ttl`: the library's rule, a positive safe integer
+/// (2^53 - 1, the largest integer JS reads exactly).
+pub const MAX_TTL_SECONDS: i64 = (1 << 53) - 1;
 
 /// The default key variable, shared with the demo servers.
 pub const DEFAULT_KEY_ENV: &str = "STATE_KEY";

@@ -1,5 +1,5 @@
-//! The key, from an environment variable or a file. Messages name the source,
-//! never the key.
+//! The key, from an environment variable or a file (and the secret part's
+//! file, read the same way). Messages name the source, never the key.
 
 use std::ffi::OsStr;
 use std::fs::File;
@@ -18,15 +18,7 @@ pub fn load(args: &KeyArgs) -> Result<Vec<u8>, String> {
         );
     }
     if let Some(path) = &args.key_file {
-        let mut bytes = read_key_file(path)
-            .map_err(|e| format!("cannot read the key file {}: {e}", path.display()))?;
-        // `keygen > key.txt` leaves a newline that is not part of the key.
-        if bytes.ends_with(b"\r\n") {
-            bytes.truncate(bytes.len() - 2);
-        } else if bytes.ends_with(b"\n") {
-            bytes.truncate(bytes.len() - 1);
-        }
-        return Ok(bytes);
+        return read_private_file(path, "key");
     }
     let var = args
         .key_env
@@ -56,25 +48,38 @@ fn is_variable_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// The key file's bytes, with a warning on stderr when its mode lets group or
-/// others read it (the key is used all the same: refusing would break scripts
-/// that were working, and the key may already be exposed).
-fn read_key_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut file = File::open(path)?;
-    // The mode of the file opened (after any symlink), not of the path.
-    warn_if_readable_by_others(path, &file.metadata()?);
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
+/// A key or secret file's bytes (`what` names it in messages), less one
+/// trailing line ending: `keygen > key.txt` leaves a newline that is not part
+/// of the key. Warns on stderr when its mode lets group or others read it
+/// (the file is used all the same: refusing would break scripts that were
+/// working, and its contents may already be exposed).
+pub fn read_private_file(path: &Path, what: &str) -> Result<Vec<u8>, String> {
+    let read = || -> std::io::Result<Vec<u8>> {
+        let mut file = File::open(path)?;
+        // The mode of the file opened (after any symlink), not of the path.
+        warn_if_readable_by_others(path, what, &file.metadata()?);
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        Ok(bytes)
+    };
+    let mut bytes =
+        read().map_err(|e| format!("cannot read the {what} file {}: {e}", path.display()))?;
+    let line_ending = if bytes.ends_with(b"\r\n") {
+        2
+    } else {
+        usize::from(bytes.ends_with(b"\n"))
+    };
+    bytes.truncate(bytes.len() - line_ending);
     Ok(bytes)
 }
 
 #[cfg(unix)]
-fn warn_if_readable_by_others(path: &Path, metadata: &std::fs::Metadata) {
+fn warn_if_readable_by_others(path: &Path, what: &str, metadata: &std::fs::Metadata) {
     use std::os::unix::fs::PermissionsExt;
     let mode = metadata.permissions().mode() & 0o7777;
     if mode & 0o044 != 0 {
         eprintln!(
-            "mcp-sealed-state: warning: the key file {} is readable by {} (mode {mode:04o}); \
+            "mcp-sealed-state: warning: the {what} file {} is readable by {} (mode {mode:04o}); \
              `chmod 600` it",
             path.display(),
             if mode & 0o004 != 0 {
@@ -87,7 +92,7 @@ fn warn_if_readable_by_others(path: &Path, metadata: &std::fs::Metadata) {
 }
 
 #[cfg(not(unix))]
-fn warn_if_readable_by_others(_path: &Path, _metadata: &std::fs::Metadata) {}
+fn warn_if_readable_by_others(_path: &Path, _what: &str, _metadata: &std::fs::Metadata) {}
 
 #[cfg(unix)]
 fn os_bytes(value: std::ffi::OsString) -> Vec<u8> {

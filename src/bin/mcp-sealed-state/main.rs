@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! mcp-sealed-state keygen
-//! mcp-sealed-state seal   [KEY] [--ttl S] [--bind B] [--tool T [--request JSON] | --raw] [--secret JSON] JSON
+//! mcp-sealed-state seal   [KEY] [--ttl S] [--bind B] [--tool T [--request JSON] | --raw]
+//!                         [--secret JSON|- | --secret-file PATH] JSON
 //! mcp-sealed-state verify [KEY] [--bind B] [--tool T [--request JSON] | --raw] [--json] TOKEN
 //! mcp-sealed-state inspect [--json] TOKEN
 //! KEY: --key-env VAR (default STATE_KEY) | --key-file PATH
@@ -76,10 +77,19 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             bind,
             kind,
             secret,
+            secret_file,
             request,
             json,
         } => {
             let codec = codec(&key, ttl)?;
+            if json == "-" && secret.as_deref() == Some("-") {
+                return Err(
+                    "only one of the payload and --secret can be - (standard input); \
+                            give the secret with --secret-file PATH"
+                        .into(),
+                );
+            }
+            let secret = secret_text(secret, secret_file)?;
             let text = text_or_stdin(json, stdin::MAX_PAYLOAD_BYTES)?;
             // Whitespace around the JSON (stdin's newline) is no part of the
             // value, and JSON.stringify writes none; inner text is sealed as given.
@@ -101,8 +111,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             token,
         } => {
             let codec = codec(&key, None)?;
-            let token = text_or_stdin(token, codec.max_token_bytes() + stdin::LINE_ENDING_BYTES)?;
-            let token = token.trim();
+            let token = token_or_stdin(token, codec.max_token_bytes())?;
+            let token = token.as_str();
             let bind = bind.as_deref();
             let kind = Kind::from(&kind);
             let with = OpenWith::new(purpose(kind))
@@ -123,19 +133,23 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                         print_line(&output::refused_json(e.reason()))?;
                     }
                     eprintln!("{}", output::refused_text(e.reason()));
+                    if has_space_around(token) {
+                        eprintln!("(the token has whitespace around it; a token has none)");
+                    }
                     Ok(ExitCode::from(EXIT_REFUSED))
                 }
             }
         }
         Command::Inspect { json, token } => {
-            let token = text_or_stdin(
-                token,
-                mcp_sealed_state::MAX_READ_BYTES + stdin::LINE_ENDING_BYTES,
-            )?;
-            let token = token.trim();
+            let token = token_or_stdin(token, mcp_sealed_state::MAX_READ_BYTES)?;
+            let token = token.as_str();
             let Ok(view) = read_token_unverified(token) else {
                 // Not ours: perhaps another SDK's, which inspect names.
-                let foreign = formats::recognise(token).ok_or("not a v1 sealed-state token")?;
+                let foreign = formats::recognise(token).ok_or(if has_space_around(token) {
+                    "not a v1 sealed-state token (it has whitespace around it; a token has none)"
+                } else {
+                    "not a v1 sealed-state token"
+                })?;
                 return print_line(&if json {
                     formats::to_json(&foreign)
                 } else {
@@ -169,6 +183,45 @@ fn text_or_stdin(arg: String, limit: usize) -> Result<String, String> {
         return Ok(arg);
     }
     stdin::read_at_most(limit)
+}
+
+/// A token exactly as given (the library's rule: whitespace around it is
+/// `malformed`), or standard input less the one line ending that `echo` or
+/// a terminal adds, up to the token limit `limit`.
+fn token_or_stdin(arg: String, limit: usize) -> Result<String, String> {
+    if arg != "-" {
+        return Ok(arg);
+    }
+    let mut text = stdin::read_at_most(limit + stdin::LINE_ENDING_BYTES)?;
+    stdin::drop_line_ending(&mut text);
+    Ok(text)
+}
+
+fn has_space_around(token: &str) -> bool {
+    token.trim() != token
+}
+
+/// The secret part's JSON text: from `--secret` (`-`: standard input, less
+/// one line ending) or `--secret-file` (read as a key file is), or none.
+fn secret_text(
+    secret: Option<String>,
+    secret_file: Option<std::path::PathBuf>,
+) -> Result<Option<String>, String> {
+    match (secret, secret_file) {
+        (Some(s), _) if s == "-" => {
+            let mut text = stdin::read_at_most(stdin::MAX_PAYLOAD_BYTES)?;
+            stdin::drop_line_ending(&mut text);
+            Ok(Some(text))
+        }
+        (Some(s), _) => Ok(Some(s)),
+        (None, Some(path)) => {
+            let bytes = key::read_private_file(&path, "secret")?;
+            String::from_utf8(bytes)
+                .map(Some)
+                .map_err(|_| format!("the secret file {} is not UTF-8 text", path.display()))
+        }
+        (None, None) => Ok(None),
+    }
 }
 
 fn print_line(text: &str) -> Result<ExitCode, String> {

@@ -25,3 +25,13 @@ pub fn read_at_most(limit: usize) -> Result<String, String> {
     }
     String::from_utf8(bytes).map_err(|_| "standard input is not UTF-8 text".to_string())
 }
+
+/// Drop one trailing line ending (`\n` or `\r\n`), which `echo` or a
+/// terminal adds and is no part of a token or a secret; nothing else.
+pub fn drop_line_ending(text: &mut String) {
+    if text.ends_with("\r\n") {
+        text.truncate(text.len() - 2);
+    } else if text.ends_with('\n') {
+        text.truncate(text.len() - 1);
+    }
+}
