@@ -12,6 +12,11 @@ use crate::json;
 /// Deepest nesting of arrays and objects a request may have.
 pub const MAX_DEPTH: usize = 64;
 
+/// Default bound of a request's canonical UTF-8 text, bytes (JS
+/// `maxRequestBytes`): a client's arguments past it are refused before they
+/// are copied or hashed.
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 64 * 1024;
+
 /// Why a JSON text has no canonical form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JcsError {

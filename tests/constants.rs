@@ -88,6 +88,16 @@ fn render() -> String {
         js(keys::EPHEMERAL_KEY_WARNING),
     );
     line(
+        "Deepest nesting of a request's arrays and objects (a scalar is depth 0, `[]` depth 1).",
+        "MAX_REQUEST_DEPTH",
+        mcp_sealed_state::jcs::MAX_DEPTH.to_string(),
+    );
+    line(
+        "Default bound of a request's RFC 8785 canonical UTF-8 text, bytes (maxRequestBytes).",
+        "DEFAULT_MAX_REQUEST_BYTES",
+        mcp_sealed_state::jcs::DEFAULT_MAX_REQUEST_BYTES.to_string(),
+    );
+    line(
         "The MCP Apps request that saves view state.",
         "SET_VIEW_STATE_METHOD",
         js(view_state::SET_VIEW_STATE_METHOD),
