@@ -241,7 +241,7 @@ test("an expired token (TTL_SECONDS=1, two seconds on): isError with the stable 
 });
 
 test("the dev ephemeral key warning is logged once per isolate, and only there", () => {
-  const warnings = (instance) => logs[instance].filter((l) => l.message.includes("no key configured; using an ephemeral"));
+  const warnings = (instance) => logs[instance].filter((l) => l.message.includes("no key configured; using a development key"));
   assert.equal(warnings("d").length, 1, JSON.stringify(logs.d));
   assert.equal(warnings("a").length, 0);
 });
