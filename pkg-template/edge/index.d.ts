@@ -111,12 +111,12 @@ export interface RequestStateCodecOptions {
    * ArrayBuffer as empty, so a RangeError). Copied at construction.
    */
   key: Uint8Array | string;
-  /** Token lifetime in whole seconds (default 600; a fraction is a RangeError, unlike the SDK). */
-  ttlSeconds?: number;
+  /** Token lifetime in whole seconds (default 600; a fraction is a RangeError, unlike the SDK; 0 or negative, as in the SDK, makes every token born expired). */
+  ttlSeconds?: number | undefined;
   /** Bind tokens to a principal; called at mint and, for a token that passed every other check, at verify. */
-  bind?: (ctx: any) => string;
+  bind?: ((ctx: any) => string) | undefined;
   /** Longer tokens are refused ("malformed") before hashing, and not minted; default 262144. Not in the SDK. */
-  maxTokenBytes?: number;
+  maxTokenBytes?: number | undefined;
 }
 
 export interface RequestStateCodec<T = unknown> {
