@@ -1,6 +1,6 @@
 // StateCodec over the wasm codec. Payloads cross as JSON.stringify text, so
 // tokens are byte-identical to @modelcontextprotocol/server's for equal input.
-import { CONFIG_ERRORS, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, EPHEMERAL_KEY_WARNING, IO, MAC_CHARS, MAX_CLOCK_MS, REASONS, TOKEN_PREFIX } from "../constants.js";
+import { CONFIG_ERRORS, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, IO, MAC_CHARS, MAX_CLOCK_MS, REASONS, TOKEN_PREFIX } from "../constants.js";
 import { SealedStateError } from "../common.js";
 import { SDK_READING } from "./sdk-reading.js";
 import { ConfigError, codecFor, discard, live } from "./codec-cache.js";
