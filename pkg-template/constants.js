@@ -38,7 +38,10 @@ export const NG_MCP_UI_INVALID_MESSAGE = "ng-mcp-ui: sealed state is invalid or 
 export const MAX_CLOCK_MS = 8640000000000000;
 
 /** Logged once when a codec runs on the ephemeral development key. */
-export const EPHEMERAL_KEY_WARNING = "mcp-sealed-state: no key configured; using an ephemeral random key for development. Tokens will not survive a restart or open on another instance. Set a key of at least 32 bytes (and NODE_ENV=production to make a missing key fatal).";
+export const EPHEMERAL_KEY_WARNING = "mcp-sealed-state: no key configured; using a development key drawn at random once per process (once per isolate on Cloudflare Workers). Tokens open only in this process or isolate: not after a restart, on another instance or in another isolate. Set a key of at least 32 bytes. To make a missing key fatal: NODE_ENV=production in Node, Deno and Bun; on Workers pass the bindings (new StateCodec({ env })) and set the variable NODE_ENV = \"production\", or pass production: true.";
+
+/** Default bound of a request's RFC 8785 canonical UTF-8 text, bytes (maxRequestBytes). */
+export const DEFAULT_MAX_REQUEST_BYTES = 65536;
 
 /** The MCP Apps request that saves view state. */
 export const SET_VIEW_STATE_METHOD = "ui/set-view-state";

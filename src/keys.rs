@@ -7,6 +7,7 @@
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 use crate::secret::SecretKey;
 
@@ -33,9 +34,12 @@ impl Key {
 pub const MIN_KEY_BYTES: usize = 32;
 
 /// Logged once per process when a codec runs on an ephemeral key.
-pub const EPHEMERAL_KEY_WARNING: &str = "mcp-sealed-state: no key configured; using an ephemeral \
-random key for development. Tokens will not survive a restart or open on another instance. \
-Set a key of at least 32 bytes (and NODE_ENV=production to make a missing key fatal).";
+pub const EPHEMERAL_KEY_WARNING: &str = "mcp-sealed-state: no key configured; using a development \
+key drawn at random once per process (once per isolate on Cloudflare Workers). Tokens open only in \
+this process or isolate: not after a restart, on another instance or in another isolate. Set a key \
+of at least 32 bytes. To make a missing key fatal: NODE_ENV=production in Node, Deno and Bun; on \
+Workers pass the bindings (new StateCodec({ env })) and set the variable NODE_ENV = \"production\", \
+or pass production: true.";
 
 /// Why keys could not be set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,14 +170,25 @@ impl Keys {
         })
     }
 
-    /// A fresh random 32-byte key from the platform CSPRNG.
+    /// The process's (a wasm instance's: an isolate's) one development key,
+    /// a random 32-byte key drawn from the platform CSPRNG at its first use,
+    /// so every keyless codec of the process opens the others' tokens. A
+    /// failed draw is not kept: the next codec tries again.
     pub(crate) fn ephemeral() -> Result<Keys, KeyError> {
-        let mut key = [0u8; MIN_KEY_BYTES];
-        getrandom::fill(&mut key).map_err(|_| KeyError::NoRandomness)?;
-        let mac = Key::new(&key).ok_or(KeyError::NoRandomness);
-        key.fill(0);
+        static EPHEMERAL: OnceLock<Key> = OnceLock::new();
+        let mac = match EPHEMERAL.get() {
+            Some(mac) => mac.clone(),
+            None => {
+                let mut key = [0u8; MIN_KEY_BYTES];
+                getrandom::fill(&mut key).map_err(|_| KeyError::NoRandomness)?;
+                let mac = Key::new(&key).ok_or(KeyError::NoRandomness);
+                key.fill(0);
+                let mac = mac?;
+                EPHEMERAL.get_or_init(|| mac).clone()
+            }
+        };
         Ok(Keys {
-            macs: vec![mac?],
+            macs: vec![mac],
             ephemeral: true,
         })
     }
@@ -338,7 +353,7 @@ mod tests {
     }
 
     #[test]
-    fn ephemeral_keys_differ() {
+    fn one_ephemeral_key_per_process() {
         let mac_of_x = || {
             let keys = Keys::ephemeral().unwrap();
             keys.sealing()
@@ -350,7 +365,17 @@ mod tests {
                 .into_bytes()
         };
         let (a, b) = (mac_of_x(), mac_of_x());
-        assert_ne!(a, b);
+        assert_eq!(a, b);
+        let fixed = Keys::new(Some(&[[0u8; 32]]), false).unwrap();
+        let c = fixed
+            .sealing()
+            .unwrap()
+            .mac
+            .clone()
+            .chain_update(b"x")
+            .finalize()
+            .into_bytes();
+        assert_ne!(a, c);
     }
 
     #[test]

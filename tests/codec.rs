@@ -225,7 +225,12 @@ fn keys_are_checked_at_construction() {
         dev.open(&t, &OpenWith::view()).unwrap().payload_json(),
         GAME
     );
-    // A keyed codec does not open the development key's tokens.
+    // One development key per process: another keyless codec opens it (issue 36), a keyed one does not.
+    let other = Codec::new(CodecOptions::<Vec<u8>>::default()).unwrap();
+    assert_eq!(
+        other.open(&t, &OpenWith::view()).unwrap().payload_json(),
+        GAME
+    );
     assert_eq!(reason(codec().open(&t, &OpenWith::view())), Reason::Mac);
 }
 

@@ -94,6 +94,11 @@ fn render() -> String {
         js(mcp_sealed_state::internals::keys::EPHEMERAL_KEY_WARNING),
     );
     line(
+        "Default bound of a request's RFC 8785 canonical UTF-8 text, bytes (maxRequestBytes).",
+        "DEFAULT_MAX_REQUEST_BYTES",
+        mcp_sealed_state::DEFAULT_MAX_REQUEST_BYTES.to_string(),
+    );
+    line(
         "The MCP Apps request that saves view state.",
         "SET_VIEW_STATE_METHOD",
         js(view_state::SET_VIEW_STATE_METHOD),

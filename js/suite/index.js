@@ -12,5 +12,7 @@ import "./cases/vectors.js";
 import "./cases/dropin.js";
 import "./cases/widget.js";
 import "./cases/secret.js";
+import "./cases/options.js";
+import "./cases/request.js";
 
 export { run } from "./harness.js";

@@ -137,19 +137,30 @@ test("a missing key with NODE_ENV=production (child process): construction throw
   assert.equal(dev.stdout.trim(), "ok");
 });
 
-test("no key in development (child process): an ephemeral key, the warning logged once", async () => {
+// Issue 36 item 2: on main each keyless codec drew its own key, so a codec
+// built per request refused the previous request's tokens ("b: mac").
+test("no key in development (child process): one development key per process, drawn at first use; the warning logged once", async () => {
   const r = await child(
     `const a = new m.StateCodec(), b = new m.StateCodec(), c = new m.StateCodec({ key: ${JSON.stringify(KEY)} });
+     console.error("built");
      const t = a.seal({ n: 1 });
      console.log(JSON.stringify(a.open(t)));
-     try { b.open(t); console.log("b opened"); } catch (e) { console.log("b: " + e.reason); }
-     console.log(c.open(c.seal(2)));`,
+     try { console.log("b opened " + JSON.stringify(b.open(t))); } catch (e) { console.log("b: " + e.reason); }
+     try { c.open(t); console.log("c opened"); } catch (e) { console.log("c: " + e.reason); }
+     const d = new m.StateCodec({ ttlSeconds: 60 });
+     console.log(JSON.stringify(d.openWithSecret(b.seal(3, { secret: "s" }))));`,
     {},
   );
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(r.stdout.trim().split("\n"), ['{"n":1}', "b: mac", "2"]); // each ephemeral codec draws its own key
-  const warnings = r.stderr.split("\n").filter((l) => l.includes("no key configured; using an ephemeral random key"));
+  assert.deepEqual(r.stdout.trim().split("\n"), ['{"n":1}', 'b opened {"n":1}', "c: mac", '{"payload":3,"secret":"s"}']);
+  const warnings = r.stderr.split("\n").filter((l) => l.includes("no key configured"));
   assert.equal(warnings.length, 1, r.stderr);
+  // Drawn (and warned about) at the first seal, not at construction.
+  assert.ok(r.stderr.indexOf("built") < r.stderr.indexOf("no key configured"), r.stderr);
+  // What the key is good for, and how to make a missing key fatal.
+  assert.match(warnings[0], /once per process \(once per isolate on Cloudflare Workers\)/);
+  assert.match(warnings[0], /NODE_ENV=production/);
+  assert.match(warnings[0], /new StateCodec\(\{ env \}\)/);
   assert.match(r.stderr, /at least 32 bytes/);
 });
 

@@ -32,7 +32,7 @@ let buildInfo;
 before(async () => {
   buildInfo = await buildWorker();
   const start = (instance, opts) => startServer({ instance, build: buildInfo, onLog: (entry) => logs[instance].push(entry), ...opts });
-  const started = await Promise.allSettled([start("a", { key: KEY }), start("b", { key: KEY }), start("c", { key: KEY, ttlSeconds: 0 }), start("d", {})]);
+  const started = await Promise.allSettled([start("a", { key: KEY }), start("b", { key: KEY }), start("c", { key: KEY, ttlSeconds: 1 }), start("d", {})]);
   for (const r of started) if (r.status === "fulfilled") servers[r.value.instance] = r.value;
   const failed = started.find((r) => r.status === "rejected");
   if (failed) throw failed.reason; // after() still disposes the ones that started
@@ -72,7 +72,7 @@ test("GET /health, CORS preflight for a browser Host, foreign Origin refused", a
   const health = await fetch(servers.a.healthUrl);
   assert.equal(health.status, 200);
   assert.deepEqual(await health.json(), { ok: true, instance: "a", ttlSeconds: 600, ephemeralKey: false, principalHeader: "X-Demo-User" });
-  assert.equal((await (await fetch(servers.c.healthUrl)).json()).ttlSeconds, 0);
+  assert.equal((await (await fetch(servers.c.healthUrl)).json()).ttlSeconds, 1);
   assert.equal((await (await fetch(servers.d.healthUrl)).json()).ephemeralKey, true);
 
   const pre = await fetch(servers.a.mcpUrl, {
@@ -216,12 +216,14 @@ for (const { era, options, version } of ERAS) {
   });
 }
 
-test("an expired token (TTL_SECONDS=0, next second): isError with the stable message, both eras", async () => {
+// TTL_SECONDS=1 (the least: ttlSeconds is positive): a token sealed in second S is expired from S + 2 on.
+test("an expired token (TTL_SECONDS=1, two seconds on): isError with the stable message, both eras", async () => {
   const clients = await Promise.all(ERAS.map(({ options }) => connect(servers.c, { options })));
   const since = logs.c.length;
   try {
     const tokens = [];
     for (const { client } of clients) tokens.push(tokenOf(await start(client)));
+    await waitForNextSecond();
     await waitForNextSecond();
     for (const [i, { client }] of clients.entries()) refusedByServer(await move(client, tokens[i], 4));
     assertLogged("c", "expired", since);
@@ -239,7 +241,7 @@ test("an expired token (TTL_SECONDS=0, next second): isError with the stable mes
 });
 
 test("the dev ephemeral key warning is logged once per isolate, and only there", () => {
-  const warnings = (instance) => logs[instance].filter((l) => l.message.includes("no key configured; using an ephemeral"));
+  const warnings = (instance) => logs[instance].filter((l) => l.message.includes("no key configured; using a development key"));
   assert.equal(warnings("d").length, 1, JSON.stringify(logs.d));
   assert.equal(warnings("a").length, 0);
 });

@@ -5,13 +5,26 @@
 // compatibility date 2025-05-05) nothing frees them, and wasm memory never
 // shrinks (js/bench/RESULTS.md, "Codecs per request", has the figures).
 //
-// At most LIMIT keyed codecs live in wasm. A StateCodec holds its entry; an
-// entry the cache evicted is freed at once and built again, from its own
-// copy of the keys, by the next call that needs it.
-import { WasmCodec } from "../wasm/edge.js";
+// At most LIMIT codecs live in wasm, least recently used first out: a call
+// moves its codec to the back, so a hot tenant among many one-off keys stays
+// built (js/bench/RESULTS.md, "Codec cache", has the cost per tenant count).
+// A StateCodec holds its entry; an entry the cache evicted is freed at once
+// and built again, from its own copy of the keys, by the next call that needs
+// it. That copy lives as long as some StateCodec or the cache holds the entry,
+// as the caller's own configuration does: free() does not zero it, because
+// other codecs of the same keys share it.
+//
+// The keyless codecs share the process's development key, drawn by the core
+// at their first call (never at construction: workerd refuses random values
+// at a module's top level), so codecs built per request open each other's
+// tokens.
+import { EPHEMERAL_KEY_WARNING } from "../constants.js";
+import { WasmCodec, ephemeralWarningDue } from "../wasm/edge.js";
 
-const LIMIT = 16;
-const cache = new Map(); // id -> entry, least recently built first
+/** Most WasmCodecs kept built. */
+export const LIMIT = 64;
+const cache = new Map(); // id -> entry, least recently used first
+let newest = null; // the last entry used, which needs no move
 
 /** Error thrown with a refused configError: the glue words it. */
 export class ConfigError extends Error {
@@ -28,11 +41,13 @@ function build(args) {
     codec.free();
     throw new ConfigError(error);
   }
+  if (codec.isEphemeral && ephemeralWarningDue()) console.warn(EPHEMERAL_KEY_WARNING);
   return codec;
 }
 
 function insert(entry) {
   cache.set(entry.id, entry);
+  newest = entry;
   if (cache.size > LIMIT) {
     const [id, oldest] = cache.entries().next().value;
     cache.delete(id);
@@ -42,49 +57,51 @@ function insert(entry) {
   return entry;
 }
 
+// A hit: to the back of the line.
+function touch(entry) {
+  if (entry !== newest) {
+    cache.delete(entry.id);
+    cache.set(entry.id, entry);
+    newest = entry;
+  }
+  return entry;
+}
+
 // The keys (their lengths first, so two lists never spell the same id) and
-// every option the core reads. It holds the key bytes as long as the entry
-// lives, as the caller's own configuration does.
+// every option the core reads; "" for the keyless ones (the development key).
 function idOf(args) {
   let id = `${args.ttl}/${args.leeway}/${args.maxTokenBytes}/${args.production ? 1 : 0}/${args.lengths.join(",")}/`;
-  for (const b of args.keys) id += String.fromCharCode(b);
+  // One native call per 4 KiB of key bytes, not one per byte: this runs for every codec built per request.
+  for (let at = 0; at < args.keys.length; at += 4096) id += String.fromCharCode.apply(null, args.keys.subarray(at, at + 4096));
   return id;
 }
 
 /**
- * The entry `{ wasm }` for `args` (`keys` all key bytes back to back, a copy
- * the entry keeps; `lengths`, `ttl`, `leeway`, `maxTokenBytes`,
- * `production`), shared when it has keys. Throws ConfigError for options that
- * build no codec, or what the constructor threw. No keys: the ephemeral key,
- * which is drawn per codec, so that codec is its own (`id` null).
+ * The entry `{ id, args, wasm }` for `args` (`keys` all key bytes back to
+ * back, a copy the entry keeps; `lengths`, `ttl`, `leeway`, `maxTokenBytes`,
+ * `production`). Throws ConfigError for options that build no codec. A
+ * keyless entry is built at its first call (live), not here.
  */
 export function codecFor(args) {
-  if (args.lengths.length === 0) return { id: null, args, wasm: build(args) };
   const id = idOf(args);
   const cached = cache.get(id);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) return touch(cached);
+  if (args.lengths.length === 0) return { id, args, wasm: null };
   return insert({ id, args, wasm: build(args) });
 }
 
 /** `entry`'s WasmCodec, or, once the cache evicted it, the entry that now holds one (built again if none does). */
 export function live(entry) {
-  if (entry.wasm !== null) return entry;
+  if (entry.wasm !== null) return entry === newest ? entry : touch(entry);
   const cached = cache.get(entry.id);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) return touch(cached);
   entry.wasm = build(entry.args);
   return insert(entry);
 }
 
 /** A WasmCodec that trapped keeps wasm-bindgen's borrow: drop it (never free it) so new codecs get a fresh one. */
 export function discard(entry) {
-  if (entry.id !== null && cache.get(entry.id) === entry) cache.delete(entry.id);
+  if (cache.get(entry.id) === entry) cache.delete(entry.id);
+  if (newest === entry) newest = null;
   entry.wasm = null;
-}
-
-/** StateCodec.free(): a codec of its own is freed now; a shared one stays for its other users (at most LIMIT are kept). */
-export function release(entry) {
-  if (entry.id === null && entry.wasm !== null) {
-    entry.wasm.free();
-    entry.wasm = null;
-  }
 }

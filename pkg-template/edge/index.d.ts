@@ -8,28 +8,44 @@ export * from "../widget/index.js";
  */
 export type Key = string | Uint8Array;
 
+/**
+ * StateCodec's options. Each accepts `undefined` (the default), so
+ * `key: env.STATE_KEY` compiles under `exactOptionalPropertyTypes`. An unknown
+ * option is a TypeError listing these names; a wrong type is a TypeError
+ * naming the type that came.
+ */
 export interface CodecOptions {
-  /** HMAC keys of at least 32 bytes (strings are UTF-8 encoded). The first seals; all open. An empty list is a RangeError. */
-  key?: Key | Key[];
-  /** Token lifetime; default 600. Re-sealing restarts it. */
-  ttlSeconds?: number;
+  /** HMAC keys of at least 32 bytes (strings are UTF-8 encoded). The first seals; all open. An empty list is a RangeError. Left out: `env.STATE_KEY`, else the development key (one per process or isolate, drawn at the first call). */
+  key?: Key | Key[] | null | undefined;
+  /** Token lifetime in seconds, a positive safe integer; default 600. Re-sealing restarts it. */
+  ttlSeconds?: number | null | undefined;
   /** Extra seconds an expired token still opens; default 0. */
-  leewaySeconds?: number;
+  leewaySeconds?: number | null | undefined;
   /** Longer tokens are refused before any hashing; default 262144. */
-  maxTokenBytes?: number;
+  maxTokenBytes?: number | null | undefined;
+  /** Bound of a request's RFC 8785 canonical UTF-8 text, checked while it is built (before any copy or hash); default 65536. Over it: a RangeError sealing, reason "request" opening. */
+  maxRequestBytes?: number | null | undefined;
   /**
-   * Refuse to run without a key. Left out: `process.env.NODE_ENV === "production"`
-   * where that can be read (a bundler's `define` included); a Worker passes
-   * `env.NODE_ENV === "production"`. Anything but a boolean is a TypeError.
+   * Refuse to run without a key. Left out: `env.NODE_ENV === "production"`
+   * when `env` has NODE_ENV, else `process.env.NODE_ENV === "production"`
+   * where that can be read (a bundler's `define` included). Anything but a
+   * boolean is a TypeError.
    */
-  production?: boolean;
+  production?: boolean | undefined;
+  /**
+   * A Worker's bindings (the `env` of `fetch`): `STATE_KEY` is the key unless
+   * `key` is given, and `NODE_ENV` decides `production` unless it is given.
+   * With production on and no STATE_KEY, the constructor throws a RangeError
+   * that names the binding to set.
+   */
+  env?: { readonly STATE_KEY?: string | undefined; readonly NODE_ENV?: string | undefined; readonly [binding: string]: unknown } | undefined;
   /** Clock in milliseconds; default Date.now. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 export interface BindOptions {
   /** A principal (e.g. the authenticated user): a token bound to one fails for another. */
-  bind?: string;
+  bind?: string | undefined;
 }
 
 export interface SecretOptions extends BindOptions {
@@ -42,7 +58,14 @@ export interface SecretOptions extends BindOptions {
 }
 
 export interface RequestOptions extends BindOptions {
-  /** The request's arguments: bound by a digest of their RFC 8785 canonical JSON (key order does not matter); reason "request" when they differ or one side has none. */
+  /**
+   * The request's arguments, a plain JSON value: bound by a digest of their
+   * RFC 8785 canonical JSON (key order does not matter); reason "request"
+   * when they differ or one side has none. No canonical form (a non-finite
+   * number, a lone surrogate, nesting past 64, a Map, Set, Date, BigInt,
+   * function or class instance, text over maxRequestBytes): a TypeError or
+   * RangeError sealing, reason "request" opening.
+   */
   request?: unknown;
 }
 
@@ -88,12 +111,12 @@ export interface RequestStateCodecOptions {
    * ArrayBuffer as empty, so a RangeError). Copied at construction.
    */
   key: Uint8Array | string;
-  /** Token lifetime in whole seconds (default 600; a fraction is a RangeError, unlike the SDK). */
-  ttlSeconds?: number;
+  /** Token lifetime in whole seconds (default 600; a fraction is a RangeError, unlike the SDK; 0 or negative, as in the SDK, makes every token born expired). */
+  ttlSeconds?: number | undefined;
   /** Bind tokens to a principal; called at mint and, for a token that passed every other check, at verify. */
-  bind?: (ctx: any) => string;
+  bind?: ((ctx: any) => string) | undefined;
   /** Longer tokens are refused ("malformed") before hashing, and not minted; default 262144. Not in the SDK. */
-  maxTokenBytes?: number;
+  maxTokenBytes?: number | undefined;
 }
 
 export interface RequestStateCodec<T = unknown> {

@@ -1,16 +1,29 @@
 // StateCodec over the wasm codec. Payloads cross as JSON.stringify text, so
 // tokens are byte-identical to @modelcontextprotocol/server's for equal input.
-import { ephemeralWarningDue } from "../wasm/edge.js";
-import { CONFIG_ERRORS, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, EPHEMERAL_KEY_WARNING, IO, MAC_CHARS, MAX_CLOCK_MS, REASONS, TOKEN_PREFIX } from "../constants.js";
+import { CONFIG_ERRORS, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, IO, MAC_CHARS, MAX_CLOCK_MS, REASONS, TOKEN_PREFIX } from "../constants.js";
 import { SealedStateError } from "../common.js";
 import { SDK_READING } from "./sdk-reading.js";
-import { ConfigError, codecFor, discard, live, release } from "./codec-cache.js";
+import { ConfigError, codecFor, discard, live } from "./codec-cache.js";
 import { MAX_INPUT_BYTES, forgetBuffers, readOutput, readOutputWithSecret, writeInput, written } from "./wasm-io.js";
+import { NotCanonical, canonicalRequest } from "./canonical-request.js";
+import { checkNames, typeOf, wholeNumber } from "./codec-options.js";
 
 const utf8 = new TextEncoder();
 const MALFORMED = REASONS[1]; // the code of Reason::Malformed
+const REQUEST = REASONS[6]; // the code of Reason::Request
 const FREED = Symbol("freed"); // StateCodec#broken after free()
-const CONFIG_KEY_EMPTY = 7; // src/bindings/protocol.rs: the core's words for an empty key list
+// src/bindings/protocol.rs: the core's words for no key in production, no randomness, an empty key list.
+const CONFIG_KEY_MISSING = 2;
+const CONFIG_NO_RANDOMNESS = 3;
+const CONFIG_KEY_EMPTY = 7;
+// The Worker binding `env` is read for: the key, and whether this is production.
+const KEY_BINDING = "STATE_KEY";
+
+const CODEC_OPTIONS = ["key", "ttlSeconds", "leewaySeconds", "maxTokenBytes", "maxRequestBytes", "production", "now", "env"];
+const NO_REQUEST = "request binds requestState tokens only (sealRequestState / openRequestState)";
+const NO_SECRET_HERE = "a secret is sealed by seal or sealRequestState and read by openWithSecret or openRequestStateWithSecret";
+const RAW_NO_SECRET = "a raw token has no secret part (seal a view token for one)";
+const RAW_NO_REQUEST = "a raw token binds no request (sealRequestState binds one)";
 
 // The fewest characters of a token whose payload (and tool) JSON has
 // `chars` UTF-16 units, each at least a byte: prefix, base64url(envelope),
@@ -43,16 +56,6 @@ function keyBytes(key, index) {
   }
   if (key instanceof ArrayBuffer) return new Uint8Array(key);
   throw new TypeError(`mcp-sealed-state: key #${index} must be a string or a Uint8Array (or an ArrayBuffer or DataView of its bytes)`);
-}
-
-function wholeNumber(value, fallback, name, min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) {
-  const n = value ?? fallback;
-  if (typeof n !== "number" || !Number.isFinite(n)) throw new RangeError(`mcp-sealed-state: ${name} must be a finite number`);
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    const range = max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : min > -Number.MAX_SAFE_INTEGER ? ` >= ${min}` : "";
-    throw new RangeError(`mcp-sealed-state: ${name} must be a safe integer${range}`);
-  }
-  return n;
 }
 
 // The text of anything a callback threw, without throwing again: `throw
@@ -95,43 +98,38 @@ function secretJson(opts) {
   return json;
 }
 
-// RFC 8785 (JCS) text of a JSON value as JSON.parse gives it: JS's own
-// number and string forms are the RFC's, and the default sort compares UTF-16
-// code units as the RFC orders member names. The wasm core hashes it as given.
-function canonical(value) {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
-}
-
-// The request's arguments as RFC 8785 JSON, or undefined for none.
-function requestJson(opts) {
+// The request's arguments to seal as RFC 8785 text (canonical-request.js),
+// or undefined for none: what has no canonical form is the sealer's mistake.
+function requestToSeal(opts, maxBytes) {
   const request = opts?.request;
   if (request === undefined) return undefined;
-  let json;
   try {
-    json = JSON.stringify(request);
-    // Through JSON first: toJSON, undefined members and non-finite numbers as JSON has them.
-    if (typeof json === "string") json = canonical(JSON.parse(json));
+    return canonicalRequest(request, maxBytes);
   } catch (e) {
-    throw new TypeError(`mcp-sealed-state: request is not JSON-serializable (${thrownText(e)})`, { cause: e });
+    if (!(e instanceof NotCanonical)) throw e; // a getter of the caller's that threw
+    throw e.kind === "range" ? new RangeError(`mcp-sealed-state: ${e.message}`) : new TypeError(`mcp-sealed-state: ${e.message}`);
   }
-  if (typeof json !== "string") throw new TypeError("mcp-sealed-state: request is not JSON-serializable (undefined, a function or a symbol)");
-  return json;
+}
+
+// The arguments a client sent, to open with: anything without a canonical
+// form (or over the bound) cannot be what was sealed, so it is the token's
+// failure, reason "request", decided before a byte is copied or hashed.
+function requestToOpen(opts, maxBytes) {
+  const request = opts?.request;
+  if (request === undefined) return undefined;
+  try {
+    return canonicalRequest(request, maxBytes);
+  } catch {
+    throw new SealedStateError(REQUEST);
+  }
 }
 
 // Characters of a sealed secret of `json`, at least: base64url of nonce, ciphertext and tag, and `,"s":""`.
 const minSecretChars = (json) => (json === undefined ? 0 : Math.ceil(((json.length + 40) * 4) / 3) + 7);
 
-// `request` binds requestState tokens only; on a view token it would be silently unchecked.
-function noRequest(opts) {
-  if (opts?.request !== undefined) throw new TypeError("mcp-sealed-state: request binds requestState tokens only (sealRequestState / openRequestState)");
-}
-
 function bindOf(opts) {
   const bind = opts?.bind;
-  if (bind !== undefined && typeof bind !== "string") throw new TypeError("mcp-sealed-state: bind must be a string");
+  if (bind !== undefined && typeof bind !== "string") throw new TypeError(`mcp-sealed-state: bind must be a string, not ${typeOf(bind)}`);
   return bind;
 }
 
@@ -148,16 +146,32 @@ function configMessage(error, keys) {
   return text.replace("{index}", String(index)).replace("{len}", String(keys[index]?.length));
 }
 
-function productionOf(production) {
-  if (production === undefined) return isProduction();
-  if (typeof production !== "boolean") throw new TypeError("mcp-sealed-state: production must be true, false or undefined (undefined reads NODE_ENV)");
+// A Worker's bindings (the `env` of fetch): STATE_KEY and NODE_ENV are read from it.
+function envOf(env) {
+  if (env === undefined) return undefined;
+  if (env === null || typeof env !== "object") throw new TypeError(`mcp-sealed-state: env must be the Worker's bindings (an object), not ${typeOf(env)}`);
+  const key = env[KEY_BINDING];
+  if (key !== undefined && typeof key !== "string" && !ArrayBuffer.isView(key)) throw new TypeError(`mcp-sealed-state: env.${KEY_BINDING} must be a string (a Worker secret), not ${typeOf(key)}`);
+  return env;
+}
+
+function productionOf(production, env) {
+  if (production === undefined) return env?.NODE_ENV !== undefined ? env.NODE_ENV === "production" : isProduction();
+  if (typeof production !== "boolean") throw new TypeError(`mcp-sealed-state: production must be true, false or undefined (undefined reads NODE_ENV), not ${typeOf(production)}`);
   return production;
+}
+
+// No key in production: the error says where the key comes from.
+function missingKey(env) {
+  const where = env === undefined ? `pass key (for example from process.env.${KEY_BINDING})` : `set the Worker secret ${KEY_BINDING} (wrangler secret put ${KEY_BINDING}; .dev.vars locally)`;
+  return new RangeError(`mcp-sealed-state: ${CONFIG_ERRORS[CONFIG_KEY_MISSING]}; ${where}`);
 }
 
 /** Seals and opens v1 tokens. The first key seals; every key opens. */
 export class StateCodec {
   #entry; // this codec's shared WasmCodec (codec-cache.js)
   #now;
+  #maxRequestBytes;
   #maxChars;
   #broken = null; // the error of a call that trapped: this codec is not used again
   // mint/verify's operation: docs/format.md's raw token, or, for createRequestStateCodec
@@ -165,19 +179,26 @@ export class StateCodec {
   #raw = IO.RAW;
 
   constructor(options = {}) {
-    const list = options.key === undefined || options.key === null ? [] : Array.isArray(options.key) ? options.key : [options.key];
+    checkNames(options, CODEC_OPTIONS, "StateCodec");
+    const sdk = options[SDK_READING] === true;
+    const env = envOf(options.env);
+    const key = options.key !== undefined ? options.key : env?.[KEY_BINDING];
+    const list = key === undefined || key === null ? [] : Array.isArray(key) ? key : [key];
     // An empty list is a configuration mistake (an unset variable split into []), never the development key.
-    if (Array.isArray(options.key) && list.length === 0) {
+    if (Array.isArray(key) && list.length === 0) {
       throw new RangeError(`mcp-sealed-state: ${configMessage(CONFIG_KEY_EMPTY, [])}`);
     }
     const keys = list.map(keyBytes);
-    const ttl = wholeNumber(options.ttlSeconds, DEFAULT_TTL_SECONDS, "ttlSeconds");
+    // The drop-in takes any whole ttl, as the SDK does.
+    const ttl = wholeNumber(options.ttlSeconds, DEFAULT_TTL_SECONDS, "ttlSeconds", sdk ? -Number.MAX_SAFE_INTEGER : 1);
     const leeway = wholeNumber(options.leewaySeconds, 0, "leewaySeconds", 0);
     const maxTokenBytes = wholeNumber(options.maxTokenBytes, DEFAULT_MAX_TOKEN_BYTES, "maxTokenBytes", 1, MAX_INPUT_BYTES);
-    const production = productionOf(options.production);
+    this.#maxRequestBytes = wholeNumber(options.maxRequestBytes, DEFAULT_MAX_REQUEST_BYTES, "maxRequestBytes", 1, MAX_INPUT_BYTES);
+    const production = productionOf(options.production, env);
+    if (keys.length === 0 && production) throw missingKey(env);
     // Date.now is looked up per call (as the SDK does), so fake timers installed later apply.
     const now = options.now ?? (() => Date.now());
-    if (typeof now !== "function") throw new TypeError("mcp-sealed-state: now must be a function returning milliseconds");
+    if (typeof now !== "function") throw new TypeError(`mcp-sealed-state: now must be a function returning milliseconds, not ${typeOf(now)}`);
     const lengths = new Uint32Array(keys.map((k) => k.length));
     // A copy: the caller may change or zero its key after this (the drop-in does).
     const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
@@ -193,8 +214,7 @@ export class StateCodec {
       // A trap, which no options should cause: a clear error all the same.
       throw new RangeError(`mcp-sealed-state: the wasm codec failed (${thrownText(e)})`, { cause: e });
     }
-    if (this.#entry.wasm.isEphemeral && ephemeralWarningDue()) console.warn(EPHEMERAL_KEY_WARNING);
-    if (options[SDK_READING] === true) this.#raw = IO.SDK;
+    if (sdk) this.#raw = IO.SDK;
     this.#now = now;
     // A valid token is ASCII, so a longer JS string is refused before it is copied into wasm.
     this.#maxChars = maxTokenBytes;
@@ -236,7 +256,20 @@ export class StateCodec {
   // The WasmCodec to call, read after the clock: a now() that builds other
   // codecs may have made the cache evict this one's.
   #wasm() {
-    return (this.#entry = live(this.#entry)).wasm;
+    try {
+      return (this.#entry = live(this.#entry)).wasm;
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      // The development key is drawn at first use. workerd refuses random
+      // values outside a request (at a module's top level), and so may
+      // another platform without a CSPRNG.
+      if (e.code === CONFIG_NO_RANDOMNESS) {
+        throw new Error(
+          "mcp-sealed-state: no random values here to draw the development key (workerd refuses them at global scope, outside a request): build or use the codec inside fetch, or give it a key",
+        );
+      }
+      throw new RangeError(`mcp-sealed-state: ${configMessage(e.code, [])}`);
+    }
   }
 
   // The error for a negative status of sealIo/openIo that is not a reason.
@@ -304,56 +337,63 @@ export class StateCodec {
 
   /** A view token for the widget (`{"p":"v","d":payload}` under the MAC), with a `secret` only a key holder reads. */
   seal(payload, opts) {
-    noRequest(opts);
+    checkNames(opts, ["bind", "secret"], "seal", { request: NO_REQUEST });
     return this.#seal(IO.VIEW, payloadJson(payload), "", bindOf(opts), secretJson(opts));
   }
 
   /** The payload of a view token, or a SealedStateError. A secret part stays sealed. */
   open(token, opts) {
+    checkNames(opts, ["bind"], "open", { request: NO_REQUEST, secret: NO_SECRET_HERE });
     const bind = bindOf(opts);
     return this.#open(IO.VIEW, this.#check(token), "", bind);
   }
 
   /** `{ payload, secret }` of a view token; `secret` is undefined when it has none. */
   openWithSecret(token, opts) {
+    checkNames(opts, ["bind"], "openWithSecret", { request: NO_REQUEST, secret: NO_SECRET_HERE });
     const bind = bindOf(opts);
     return this.#open(IO.VIEW | IO.WITH_SECRET, this.#check(token), "", bind);
   }
 
   /** An MRTR requestState token that opens only for `tool` (and, given `request`, only for those arguments). */
   sealRequestState(payload, tool, opts) {
-    return this.#seal(IO.REQUEST_STATE, payloadJson(payload), toolOf(tool), bindOf(opts), secretJson(opts), requestJson(opts));
+    checkNames(opts, ["bind", "secret", "request"], "sealRequestState");
+    return this.#seal(IO.REQUEST_STATE, payloadJson(payload), toolOf(tool), bindOf(opts), secretJson(opts), requestToSeal(opts, this.#maxRequestBytes));
   }
 
   /** The payload of a requestState token minted for `tool`. */
   openRequestState(token, tool, opts) {
+    checkNames(opts, ["bind", "request"], "openRequestState", { secret: NO_SECRET_HERE });
     const bind = bindOf(opts);
-    const request = requestJson(opts);
+    toolOf(tool);
+    const request = requestToOpen(opts, this.#maxRequestBytes);
     return this.#open(IO.REQUEST_STATE, this.#check(token), toolOf(tool), bind, request);
   }
 
   /** `{ payload, secret }` of a requestState token minted for `tool`. */
   openRequestStateWithSecret(token, tool, opts) {
+    checkNames(opts, ["bind", "request"], "openRequestStateWithSecret", { secret: NO_SECRET_HERE });
     const bind = bindOf(opts);
-    const request = requestJson(opts);
+    toolOf(tool);
+    const request = requestToOpen(opts, this.#maxRequestBytes);
     return this.#open(IO.REQUEST_STATE | IO.WITH_SECRET, this.#check(token), toolOf(tool), bind, request);
   }
 
   /** A raw v1 token, no purpose envelope: what the SDK's codec mints. */
   mint(payload, opts) {
+    checkNames(opts, ["bind"], "mint", { secret: RAW_NO_SECRET, request: RAW_NO_REQUEST });
     return this.#seal(this.#raw, payloadJson(payload, this.#raw === IO.SDK), "", bindOf(opts));
   }
 
   /** The payload of a raw v1 token: what the SDK's codec verifies. */
   verify(token, opts) {
+    checkNames(opts, ["bind"], "verify", { secret: RAW_NO_SECRET, request: RAW_NO_REQUEST });
     const bind = bindOf(opts);
     return this.#open(this.#raw, this.#check(token), "", bind);
   }
 
-  /** Retire this codec. Its wasm codec is shared by every StateCodec of the same keys and options (at most 16 are kept), so only an ephemeral-key codec's is freed now. */
+  /** Retire this codec: later calls throw. Its wasm codec is shared by every StateCodec of the same keys and options (the development key included), and stays in the cache of the 64 most recently used. */
   free() {
-    if (this.#broken === FREED) return;
     this.#broken = FREED;
-    release(this.#entry);
   }
 }

@@ -141,9 +141,17 @@ export function readOutput(n) {
   return utf8Out.decode(output(n));
 }
 
-/** What an open with the secret flag left (`n` bytes): `[payload JSON, secret JSON or ""]` (protocol.rs OP_WITH_SECRET). */
+/**
+ * What an open with the secret flag left (`n` bytes): `[payload JSON, secret
+ * JSON or ""]` (protocol.rs OP_WITH_SECRET). The decrypted secret is zeroed in
+ * the shared output buffer once copied out, so it does not wait there for the
+ * next call to overwrite it.
+ */
 export function readOutputWithSecret(n) {
   const bytes = output(n);
   const len = bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24);
-  return [utf8Out.decode(bytes.subarray(4, 4 + len)), utf8Out.decode(bytes.subarray(4 + len))];
+  const secret = bytes.subarray(4 + len);
+  const texts = [utf8Out.decode(bytes.subarray(4, 4 + len)), utf8Out.decode(secret)];
+  secret.fill(0);
+  return texts;
 }

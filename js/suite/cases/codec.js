@@ -131,24 +131,36 @@ test("the key bytes are copied at construction", () => {
 });
 
 test("options: ttlSeconds, leewaySeconds, maxTokenBytes are checked at construction", () => {
-  for (const ttlSeconds of [NaN, Infinity, -Infinity, "600", {}]) clearError(() => new StateCodec({ key: KEY, ttlSeconds }), RangeError, /ttlSeconds must be a finite number/);
-  clearError(() => new StateCodec({ key: KEY, ttlSeconds: 1.5 }), RangeError, /ttlSeconds must be a safe integer$/);
-  clearError(() => new StateCodec({ key: KEY, leewaySeconds: -1 }), RangeError, /leewaySeconds must be a safe integer >= 0$/);
-  clearError(() => new StateCodec({ key: KEY, leewaySeconds: NaN }), RangeError, /leewaySeconds must be a finite number/);
+  for (const ttlSeconds of [NaN, Infinity, -Infinity])
+    clearError(() => new StateCodec({ key: KEY, ttlSeconds }), RangeError, /ttlSeconds must be a safe integer \(positive\) \(got -?(NaN|Infinity)\)$/);
+  for (const [ttlSeconds, type] of [
+    ["600", "a string"],
+    [{}, "an object"],
+  ])
+    clearError(() => new StateCodec({ key: KEY, ttlSeconds }), TypeError, new RegExp(`ttlSeconds must be a safe integer \\(positive\\), not ${type}`));
+  clearError(() => new StateCodec({ key: KEY, ttlSeconds: 1.5 }), RangeError, /ttlSeconds must be a safe integer \(positive\) \(got 1.5\)$/);
+  clearError(() => new StateCodec({ key: KEY, leewaySeconds: -1 }), RangeError, /leewaySeconds must be a safe integer >= 0 \(got -1\)$/);
+  clearError(() => new StateCodec({ key: KEY, leewaySeconds: NaN }), RangeError, /leewaySeconds must be a safe integer >= 0 \(got NaN\)/);
   clearError(() => new StateCodec({ key: KEY, maxTokenBytes: 0 }), RangeError, /maxTokenBytes/);
   assert.equal(envelope(new StateCodec({ key: KEY, ttlSeconds: null, now: () => T0 }).seal(1)).exp, S0 + 600);
 });
 
-test("no key: production refuses it; otherwise each codec draws its own ephemeral key", () => {
+// Issue 36 item 2: on main each keyless codec drew its own key at
+// construction, so a codec built per request refused the last request's tokens.
+test("no key: production refuses it; otherwise the codecs of one isolate share one development key", () => {
   for (const key of [undefined, null]) clearError(() => new StateCodec({ key, production: true }), RangeError, /no key configured, and production mode refuses the ephemeral development key/);
   // An empty list is a mistake in either mode, never the ephemeral key (issue 23).
   for (const production of [true, false]) clearError(() => new StateCodec({ key: [], production }), RangeError, /the key list is empty/);
   // production is explicit here: whether NODE_ENV is readable differs by runtime.
   const a = new StateCodec({ production: false });
-  const b = new StateCodec({ production: false });
+  const b = new StateCodec({ production: false, ttlSeconds: 30 });
   const token = a.seal({ n: 1 });
   assert.deepEqual(a.open(token), { n: 1 });
-  refused(edge, () => b.open(token), "mac", "another codec's ephemeral key");
+  assert.deepEqual(b.open(token), { n: 1 });
+  assert.deepEqual(a.openRequestState(b.sealRequestState(2, "t"), "t"), 2);
+  refused(edge, () => at(T0).open(token), "mac", "a keyed codec");
+  b.free();
+  assert.deepEqual(a.open(token), { n: 1 }, "free() of one leaves the others working");
   stillWorks(a);
 });
 

@@ -132,7 +132,7 @@ test("request binding: key order does not matter; a changed value, a missing or 
   assert.deepEqual(rotated.openRequestState(t, "move", { request: reordered, bind: "u" }), PAYLOAD);
   // A request on a view token would go unchecked: refused.
   clearError(() => c.seal(1, { request: args }), TypeError, /requestState tokens only/);
-  clearError(() => c.sealRequestState(1, "move", { request: () => 1 }), TypeError, /request is not JSON-serializable/);
+  clearError(() => c.sealRequestState(1, "move", { request: () => 1 }), TypeError, /request is a function, not a JSON value/);
 });
 
 test("keys: an empty key list is a RangeError, never the ephemeral key", () => {
