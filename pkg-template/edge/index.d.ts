@@ -1,4 +1,4 @@
-export * from "../widget/index.js";
+export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError, SealedStateReason } from "../common.js";
 
 /**
  * A StateCodec key: a string (its UTF-8 bytes) or a Uint8Array (its bytes;
@@ -10,26 +10,26 @@ export type Key = string | Uint8Array;
 
 export interface CodecOptions {
   /** HMAC keys of at least 32 bytes (strings are UTF-8 encoded). The first seals; all open. An empty list is a RangeError. */
-  key?: Key | Key[];
+  key?: Key | Key[] | undefined;
   /** Token lifetime; default 600. Re-sealing restarts it. */
-  ttlSeconds?: number;
+  ttlSeconds?: number | undefined;
   /** Extra seconds an expired token still opens; default 0. */
-  leewaySeconds?: number;
+  leewaySeconds?: number | undefined;
   /** Longer tokens are refused before any hashing; default 262144. */
-  maxTokenBytes?: number;
+  maxTokenBytes?: number | undefined;
   /**
    * Refuse to run without a key. Left out: `process.env.NODE_ENV === "production"`
    * where that can be read (a bundler's `define` included); a Worker passes
    * `env.NODE_ENV === "production"`. Anything but a boolean is a TypeError.
    */
-  production?: boolean;
+  production?: boolean | undefined;
   /** Clock in milliseconds; default Date.now. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 export interface BindOptions {
   /** A principal (e.g. the authenticated user): a token bound to one fails for another. */
-  bind?: string;
+  bind?: string | undefined;
 }
 
 export interface SecretOptions extends BindOptions {
@@ -89,11 +89,11 @@ export interface RequestStateCodecOptions {
    */
   key: Uint8Array | string;
   /** Token lifetime in whole seconds (default 600; a fraction is a RangeError, unlike the SDK). */
-  ttlSeconds?: number;
+  ttlSeconds?: number | undefined;
   /** Bind tokens to a principal; called at mint and, for a token that passed every other check, at verify. */
-  bind?: (ctx: any) => string;
+  bind?: ((ctx: any) => string) | undefined;
   /** Longer tokens are refused ("malformed") before hashing, and not minted; default 262144. Not in the SDK. */
-  maxTokenBytes?: number;
+  maxTokenBytes?: number | undefined;
 }
 
 export interface RequestStateCodec<T = unknown> {
