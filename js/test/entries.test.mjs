@@ -3,8 +3,10 @@
 // view-state helpers only from `/widget`, which has its own, smaller wasm.
 // `node js/tools/entry-exports.mjs` lists every entry's names.
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { test } from "node:test";
-import { importPackage } from "./support.mjs";
+import { CONSUMER, importPackage } from "./support.mjs";
 
 const SERVER = ["STATE_META_KEY", "SEALED_STATE_INVALID_MESSAGE", "SealedStateError", "StateCodec", "createRequestStateCodec"];
 // The widget's own names: none of them is a server's call.
@@ -40,3 +42,15 @@ test("mcp-sealed-state/widget exports the reader, the view-state helpers and the
   for (const name of [...WIDGET_ONLY, "STATE_META_KEY", "SEALED_STATE_INVALID_MESSAGE", "SealedStateError"]) assert.ok(names.includes(name), `${name} missing`);
   assert.ok(!names.includes("StateCodec") && !names.includes("createRequestStateCodec"));
 });
+
+// require() takes edge/node.cjs and widget/node.cjs (js/build.mjs writes them,
+// so that the .d.cts types describe CommonJS files): the same names, bound to
+// the same objects as the ES entry's.
+for (const subpath of ["", "/widget"]) {
+  test(`require("mcp-sealed-state${subpath}") has the ES entry's names and objects`, async () => {
+    const esm = await importPackage(subpath);
+    const required = createRequire(join(CONSUMER, "package.json"))(`mcp-sealed-state${subpath}`);
+    assert.deepEqual(Object.keys(required).sort(), Object.keys(esm).sort());
+    for (const name of Object.keys(esm)) assert.equal(required[name], esm[name], name);
+  });
+}
