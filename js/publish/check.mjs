@@ -7,7 +7,8 @@
 //   attw-expected.json, each with its reason; a new one fails, and so does a
 //   listed one that is gone (the list must say what the package is);
 // - npm publish --dry-run: it runs, and warns of nothing but the missing login
-//   (a dry run needs none, and this machine has none).
+//   (a dry run needs none, and this machine has none);
+// - the tarball holds the licence files, the readme and the changelog.
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -21,6 +22,14 @@ const tarballs = readdirSync(out).filter((f) => f.endsWith(".tgz"));
 if (tarballs.length !== 1) throw new Error(`expected one tarball in ${out} (node js/pack.mjs), found ${tarballs.length}`);
 const tarball = join(out, tarballs[0]);
 const failures = [];
+
+// What a user must find beside the code: the licences the manifest names, the readme, the changelog.
+{
+  const listed = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
+  const missing = ["README.md", "CHANGELOG.md", "LICENSE-MIT", "LICENSE-APACHE"].filter((f) => !listed.includes(`package/${f}`));
+  if (missing.length) failures.push(`the tarball lacks ${missing.join(", ")}`);
+  console.log(`tarball: ${listed.filter(Boolean).length} files; README.md, CHANGELOG.md, LICENSE-MIT, LICENSE-APACHE ${missing.length ? "incomplete" : "present"}`);
+}
 
 // publint reads the tarball itself: the files a user gets, not the folder.
 {
