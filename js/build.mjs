@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
 
@@ -128,12 +128,32 @@ function writeCommonJsTypes(pkg) {
   }
 }
 
+// require() in Node and Bun takes edge/node.cjs and widget/node.cjs: CommonJS
+// files, so that the "require" types (.d.cts, CommonJS) describe a CommonJS
+// file, not an ES module (attw's "Masquerading as CJS"). Each requires the ES
+// entry (require(esm): one instance shared with import) and names its exports
+// one by one, which is how an ES import() of the .cjs (a tool's
+// import(require.resolve(...))) also sees them. The names are read off the
+// entry itself, so the two cannot drift.
+function writeCommonJsEntries(pkg) {
+  for (const dir of ["edge", "widget"]) {
+    const url = pathToFileURL(join(pkg, dir, "node.js")).href;
+    const names = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", `console.log(JSON.stringify(Object.keys(await import(${JSON.stringify(url)}))))`], { encoding: "utf8" }));
+    if (!names.length || names.some((n) => !/^[A-Za-z_$][\w$]*$/.test(n))) throw new Error(`${dir}/node.js: unexpected export names ${names}`);
+    const lines = names.map((n) => `exports.${n} = entry.${n};`);
+    const text = `// Written by js/build.mjs: require() of mcp-sealed-state${dir === "edge" ? "" : "/widget"} in Node and Bun, the ES entry's exports by name.\n"use strict";\nconst entry = require("./node.js");\n${lines.join("\n")}\n`;
+    writeFileSync(join(pkg, dir, "node.cjs"), text);
+  }
+}
+
 function assemble(version) {
   const pkg = join(root, "pkg");
   rmSync(pkg, { recursive: true, force: true });
   mkdirSync(join(pkg, "wasm"), { recursive: true });
   const template = join(root, "pkg-template");
   cpSync(template, pkg, { recursive: true, filter: (src) => !src.endsWith("package.json") });
+  // The licences and the changelog live at the repository's root, for the crate and the package alike.
+  for (const f of ["LICENSE-MIT", "LICENSE-APACHE", "CHANGELOG.md"]) cpSync(join(root, f), join(pkg, f));
   for (const { name } of BUILDS) {
     for (const f of [`${name}.js`, `${name}.d.ts`, `${name}_bg.wasm`, `${name}_bg.wasm.d.ts`]) {
       cpSync(join(root, "build", name, f), join(pkg, "wasm", f));
@@ -141,6 +161,7 @@ function assemble(version) {
   }
   writeInlineWasm(pkg);
   writeCommonJsTypes(pkg);
+  writeCommonJsEntries(pkg);
   const manifest = JSON.parse(readFileSync(join(template, "package.json"), "utf8"));
   if (manifest.version !== "0.0.0-cargo") throw new Error(`pkg-template/package.json: version ${manifest.version}, expected the 0.0.0-cargo placeholder`);
   manifest.version = version;

@@ -24,6 +24,12 @@ export function pack() {
   rmSync(consumer, { recursive: true, force: true });
   mkdirSync(consumer, { recursive: true });
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
+  // How the tests resolve the package as this project's `import` does (require.resolve
+  // takes the "require" condition, which names the CommonJS entries).
+  writeFileSync(
+    join(consumer, "resolve.mjs"),
+    "// Written by js/pack.mjs: a specifier resolved as an import in this project resolves it.\nexport const resolveImport = (specifier) => import.meta.resolve(specifier);\n",
+  );
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent", join(out, tarball)], { cwd: consumer, stdio: ["ignore", "ignore", "inherit"] });
   checkImports(join(consumer, "node_modules/mcp-sealed-state"));
   for (const peer of PEERS) {

@@ -53,3 +53,11 @@ if [ ! -f js/node_modules/.package-lock.json ] || [ js/package-lock.json -nt js/
 fi
 
 export CHROMEDRIVER=/usr/bin/chromedriver
+
+# The publish checks' tools (publint, @arethetypeswrong/cli, TypeDoc) and the
+# TypeScript versions the package's types are checked with (6.0, 7.0): a
+# lockfile of their own (js/publish/), so that they never move the build's.
+if [ ! -f js/publish/node_modules/.package-lock.json ] || [ js/publish/package-lock.json -nt js/publish/node_modules/.package-lock.json ]; then
+  say "npm ci (js/publish/)"
+  npm --prefix js/publish ci --no-audit --no-fund --loglevel=error
+fi

@@ -62,10 +62,11 @@ const PAGE = {
   async entry(name) {
     const t0 = performance.now();
     const mod = await import(`/${name}/browser.js`);
-    // The widget entry serves from its JS twin at once; init() is when its wasm is ready.
-    await mod.init();
+    // The widget entry serves from its JS twin at once; init() is when its wasm
+    // is ready. The edge entry (no init()) has its wasm ready when the import resolves.
+    if (name === "widget") await mod.init();
     const ms = performance.now() - t0;
-    if (typeof mod.readTokenUnverified !== "function") throw new Error("the entry did not load");
+    if (typeof (name === "widget" ? mod.readTokenUnverified : mod.StateCodec) !== "function") throw new Error("the entry did not load");
     return ms;
   },
 };

@@ -29,8 +29,8 @@ export const WRANGLER_ENV = {
   CI: "true", // no interactive dev session, no prompts
 };
 
-/** The Worker: seals, opens and reads (unverified) with the package's main entry. */
-export const WORKER = `import { StateCodec, SealedStateError, STATE_META_KEY, readTokenUnverified } from "mcp-sealed-state";
+/** The Worker: seals and opens with the package's main entry (the reader is the widget's, which the suite runs in workerd). */
+export const WORKER = `import { StateCodec, SealedStateError, STATE_META_KEY } from "mcp-sealed-state";
 
 const codec = new StateCodec({ key: "wrangler-test-key: at least thirty-two bytes long" });
 
@@ -39,7 +39,7 @@ export default {
     const url = new URL(request.url);
     if (url.pathname === "/seal") {
       const token = codec.seal({ n: Number(url.searchParams.get("n")) }, { bind: "alice" });
-      return Response.json({ _meta: { [STATE_META_KEY]: token }, read: readTokenUnverified(token) });
+      return Response.json({ _meta: { [STATE_META_KEY]: token } });
     }
     if (url.pathname === "/open") {
       try {

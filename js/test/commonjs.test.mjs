@@ -1,5 +1,6 @@
 // CommonJS users of the packed package: require() on the Nodes that support
-// require(esm) unflagged (20.19+, 22.12+, so 24 and 26; engines says so) and Bun, and TypeScript in
+// require(esm) unflagged (20.19+, 22.12+, so 24 and 26; engines says so) and Bun
+// (the "require" condition's node.cjs, which requires the "node" ES module), and TypeScript in
 // a CommonJS project (module node16), which reads the "require"
 // types condition (.d.cts) instead of refusing the ESM types (TS1479).
 import assert from "node:assert/strict";
@@ -48,10 +49,10 @@ for (const [label, node] of [
   ["Node 26 (npm node26)", join(JS_DIR, "node_modules/node26/bin/node")],
   ["Bun (npm bun)", BUN],
 ]) {
-  test(`require() in ${label}: the "node" ES module, one instance with import, no warning`, async () => {
+  test(`require() in ${label}: node.cjs over the "node" ES module, one instance with import, no warning`, async () => {
     writeFileSync(join(project, "main.js"), program);
     const { stdout, stderr } = await execFileP(node, ["main.js"], { cwd: project });
-    assert.deepEqual(JSON.parse(stdout), { opened: { a: 1 }, read: "view", reason: "bind", resolved: "mcp-sealed-state/edge/node.js", sameInstance: true });
+    assert.deepEqual(JSON.parse(stdout), { opened: { a: 1 }, read: "view", reason: "bind", resolved: "mcp-sealed-state/edge/node.cjs", sameInstance: true });
     assert.equal(stderr, "");
   });
 }

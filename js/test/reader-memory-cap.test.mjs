@@ -1,7 +1,7 @@
 // The widget API's reader under a wasm memory cap (issue 24, finding 5, edge
 // reader): a token the wasm cannot make room for is read by the JS twin
-// (widget/read-js.js), in the edge entry as in the widget entry, never called
-// malformed. The wasm fails two ways, depending on where the cap bites: it
+// (widget/read-js.js), never called malformed (the edge entry had a reader
+// too; the widget entry has the only one now). The wasm fails two ways, depending on where the cap bites: it
 // traps (an allocation it cannot refuse: the twin serves from then on), or it
 // refuses cleanly (its body buffer is reserved with try_reserve, and a refusal
 // looks like a malformed token). Each run is a fresh Node with
@@ -16,10 +16,8 @@ import { PACKAGE_DIR, resolvePackage } from "./support.mjs";
 // 64 KiB pages: 1.25 to 4 MiB, around what a 0.93 MB token and its 0.7 MB body need.
 const CAPS = [20, 24, 28, 32, 36, 40, 44, 48, 56, 64];
 
-const ENTRIES = [
-  { name: "edge entry (mcp-sealed-state)", entry: resolvePackage(), glue: "wasm/edge.js", wasm: "wasm/edge_bg.wasm" },
-  { name: "widget entry (mcp-sealed-state/widget)", entry: resolvePackage("/widget"), glue: "wasm/widget.js", wasm: "wasm/widget_bg.wasm" },
-];
+// The reader is the widget entry's alone (the server entry has none).
+const ENTRIES = [{ name: "widget entry (mcp-sealed-state/widget)", entry: resolvePackage("/widget"), glue: "wasm/widget.js", wasm: "wasm/widget_bg.wasm" }];
 
 /** In a fresh Node under `pages`: the entry's reading of a 0.93 MB token, and the same build's bare wasm read of it. */
 function underCap(pages, { entry, glue, wasm }) {

@@ -1,6 +1,5 @@
 // Where the tests find the packed package: js/out/consumer, made by `node js/pack.mjs`.
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -13,11 +12,12 @@ if (!existsSync(PACKAGE_DIR)) {
   throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
 }
 
-const requireFromConsumer = createRequire(join(CONSUMER, "package.json"));
+// js/pack.mjs writes it: import.meta.resolve from inside the consumer project.
+const { resolveImport } = await import(pathToFileURL(join(CONSUMER, "resolve.mjs")).href);
 
-/** Resolve `mcp-sealed-state[/subpath]` as the consumer project's Node would (exports, "node" condition). */
+/** Resolve `mcp-sealed-state[/subpath]` as the consumer project's Node would import it (exports, "import" and "node" conditions). */
 export function resolvePackage(subpath = "") {
-  return requireFromConsumer.resolve(`mcp-sealed-state${subpath}`);
+  return fileURLToPath(resolveImport(`mcp-sealed-state${subpath}`));
 }
 
 /** Import `mcp-sealed-state[/subpath]` from the consumer project. */

@@ -1,16 +1,21 @@
 // The package's TypeScript types, checked the way a consumer's compiler sees
-// them: a typed program against the packed package, with `tsc --noEmit`.
+// them: typed programs against the packed package, with `tsc --noEmit`, in
+// TypeScript 5.9, 6.0 and 7.0 (the native compiler), under `strict` and
+// `exactOptionalPropertyTypes` (where an optional option that does not say
+// `| undefined` refuses `key: env.STATE_KEY`, TS2379). And a rule on the
+// declarations themselves: every optional property accepts undefined.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, sep } from "node:path";
 import { test } from "node:test";
-import { CONSUMER, JS_DIR } from "./support.mjs";
+import { CONSUMER, JS_DIR, PACKAGE_DIR } from "./support.mjs";
 
 const program = `
-import { StateCodec, createRequestStateCodec, SealedStateError, STATE_META_KEY, readTokenUnverified, type RequestStateCodec, type RequestStateCodecError } from "mcp-sealed-state";
+import { StateCodec, createRequestStateCodec, SealedStateError, STATE_META_KEY, type RequestStateCodec, type RequestStateCodecError } from "mcp-sealed-state";
 import * as edge from "mcp-sealed-state/edge";
-import { adoptToken, backend, checkViewState, init, isSealedStateError, secondsLeft, setViewStateRequest, viewStateBytes,
+import { adoptToken, backend, checkViewState, init, isSealedStateError, readTokenUnverified, secondsLeft, setViewStateRequest, viewStateBytes,
   viewStateSupport, ViewStateSaveQueue, VIEW_STATE_ERRORS, type TokenView } from "mcp-sealed-state/widget";
 
 const codec = new StateCodec({ key: ["k".repeat(32), new Uint8Array(32)], ttlSeconds: 60, now: () => 0 });
@@ -41,7 +46,18 @@ const code: -32602 = VIEW_STATE_ERRORS.INVALID_PARAMS;
 const which: "wasm" | "js" = backend();
 void init().then((b: "wasm" | "js") => b);
 const q2 = new ViewStateSaveQueue(() => undefined, { maxBytes: 10, timeoutMs: 500 });
-const edgeBackend: "wasm" | "js" = edge.backend();
+// @ts-expect-error: the server entry exports what servers call; the reader is the widget's
+edge.readTokenUnverified(token);
+// @ts-expect-error: so are init, backend and the view-state helpers
+void edge.init;
+// exactOptionalPropertyTypes: each optional option takes an explicit undefined (a Worker's unset binding).
+declare const env: { STATE_KEY?: string; NODE_ENV?: string; TTL?: number };
+const unbound = (): string | undefined => undefined;
+const fromEnv = new StateCodec({ key: env.STATE_KEY, production: env.NODE_ENV === "production", ttlSeconds: env.TTL, leewaySeconds: undefined, maxTokenBytes: undefined, now: undefined });
+fromEnv.open(fromEnv.seal(1, { bind: unbound(), secret: undefined }), { bind: unbound() });
+fromEnv.openRequestState(fromEnv.sealRequestState(1, "move", { bind: unbound(), request: undefined, secret: undefined }), "move", { bind: unbound(), request: undefined });
+createRequestStateCodec({ key: "k".repeat(32), ttlSeconds: env.TTL, bind: undefined, maxTokenBytes: undefined });
+new ViewStateSaveQueue(async () => {}, { maxBytes: 10, initial: undefined });
 // @ts-expect-error: a clock is a number or a Date
 secondsLeft(token, "soon");
 // @ts-expect-error: the payload type flows through open<T>
@@ -81,8 +97,14 @@ const bridge = new ViewStateAppBridge(null, { name: "h", version: "1" }, {}, {},
 const offered: boolean = bridge.viewStateOffered;
 bridge.onviewstatesaved = (state) => void state;
 localStorageViewState("k");
+// exactOptionalPropertyTypes: each optional option takes an explicit undefined.
+keepFreshestToken(app, { initial: undefined, now: undefined, onchange: undefined, onexpired: undefined, onerror: undefined });
+void connectWithViewState(app, { stores: undefined });
+new ViewStateAppBridge(null, { name: "h", version: "1" }, {}, {}, { storage: store, maxBytes: undefined, storeTimeoutMs: undefined });
 function Component() {
   const [state, setState, status] = useViewState(app, { n: 0 }, { debounceMs: DEFAULT_DEBOUNCE_MS });
+  useViewState(app, { n: 0 }, { debounceMs: undefined });
+  useSealedToken(keeper, { initial: undefined });
   setState((prev) => ({ n: prev.n + 1 }));
   const max: number | null = status.maxBytes;
   const where: ViewStateStoreName | null = status.store;
@@ -92,42 +114,91 @@ function Component() {
 void Component;
 `;
 
-// The MCP client SDK's own declarations (under ext-apps) name Node's Buffer, hence @types/node there.
-for (const [name, source, types] of [
-  ["widget and edge", program, []],
-  ["app, app-bridge and react", adapters, ["node"]],
-]) {
-  test(`the packed package's types check under tsc (strict, NodeNext): ${name}`, () => {
-    const dir = mkdtempSync(join(CONSUMER, "types-"));
-    try {
-      writeFileSync(join(dir, "program.ts"), source);
-      writeFileSync(
-        join(dir, "tsconfig.json"),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            noEmit: true,
-            module: "NodeNext",
-            moduleResolution: "NodeNext",
-            target: "ES2022",
-            lib: ["ES2022", "DOM"],
-            skipLibCheck: false,
-            types,
-            typeRoots: [join(JS_DIR, "node_modules/@types")],
-          },
-          files: ["program.ts"],
-        }),
-      );
-      const tsc = join(JS_DIR, "node_modules/typescript/bin/tsc");
-      let out = "";
-      try {
-        execFileSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
-      } catch (e) {
-        out = `${e.stdout}${e.stderr}`;
-      }
-      assert.equal(out, "", out);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+// The compilers a consumer may run: TypeScript 5.9 (js/), 6.0 and 7.0, the
+// native one (js/publish/, installed by scripts/setup.sh).
+const COMPILERS = [
+  ["5.9", join(JS_DIR, "node_modules/typescript/bin/tsc")],
+  ["6.0", join(JS_DIR, "publish/node_modules/typescript/bin/tsc")],
+  ["7.0", join(JS_DIR, "publish/node_modules/typescript7/bin/tsc")],
+];
+
+function tsc(bin, args) {
+  try {
+    return execFileSync(process.execPath, [bin, ...args], { encoding: "utf8" });
+  } catch (e) {
+    return `${e.stdout}${e.stderr}`;
+  }
 }
+
+// The MCP client SDK's own declarations (under ext-apps) name Node's Buffer, hence @types/node there.
+for (const [version, bin] of COMPILERS) {
+  for (const [name, source, types] of [
+    ["widget and edge", program, []],
+    ["app, app-bridge and react", adapters, ["node"]],
+  ]) {
+    test(`the packed package's types check under TypeScript ${version} (strict, exactOptionalPropertyTypes, NodeNext): ${name}`, () => {
+      assert.match(tsc(bin, ["--version"]), new RegExp(`^Version ${version.replace(".", "\\.")}\\.`));
+      const dir = mkdtempSync(join(CONSUMER, "types-"));
+      try {
+        writeFileSync(join(dir, "program.ts"), source);
+        writeFileSync(
+          join(dir, "tsconfig.json"),
+          JSON.stringify({
+            compilerOptions: {
+              strict: true,
+              exactOptionalPropertyTypes: true,
+              noEmit: true,
+              module: "NodeNext",
+              moduleResolution: "NodeNext",
+              target: "ES2022",
+              lib: ["ES2022", "DOM"],
+              skipLibCheck: false,
+              types,
+              typeRoots: [join(JS_DIR, "node_modules/@types")],
+            },
+            files: ["program.ts"],
+          }),
+        );
+        const out = tsc(bin, ["-p", dir]);
+        assert.equal(out, "", out);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+}
+
+// A rule on the declarations, so that an option added later cannot bring
+// TS2379 back: every optional property of every .d.ts/.d.cts the package
+// ships (but wasm-bindgen's, which are internal) says `| undefined`, or is
+// `unknown`/`any`, which hold it already.
+test("every optional property in the package's declarations accepts undefined (exactOptionalPropertyTypes)", () => {
+  const require = createRequire(join(JS_DIR, "package.json"));
+  const ts = require("typescript");
+  const files = readdirSync(PACKAGE_DIR, { recursive: true }).filter((f) => /\.d\.c?ts$/.test(f) && !f.startsWith(`wasm${sep}`));
+  assert.ok(files.includes(join("edge", "index.d.ts")), files.join(", "));
+  const missing = [];
+  let seen = 0;
+  for (const file of files) {
+    const source = ts.createSourceFile(file, readFileSync(join(PACKAGE_DIR, file), "utf8"), ts.ScriptTarget.Latest, true);
+    const visit = (node) => {
+      if (ts.isPropertySignature(node) && node.questionToken) {
+        seen++;
+        const type = node.type;
+        const holdsUndefined =
+          !type ||
+          type.kind === ts.SyntaxKind.UnknownKeyword ||
+          type.kind === ts.SyntaxKind.AnyKeyword ||
+          (ts.isUnionTypeNode(type) && type.types.some((t) => t.kind === ts.SyntaxKind.UndefinedKeyword));
+        if (!holdsUndefined) {
+          const { line } = source.getLineAndCharacterOfPosition(node.getStart());
+          missing.push(`${file}:${line + 1}: ${node.getText()}`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  assert.ok(seen > 20, `only ${seen} optional properties found: is the walk reading the declarations?`);
+  assert.deepEqual(missing, []);
+});

@@ -1,7 +1,7 @@
 // What the widget API's tests share: tokens minted by the REAL
 // createRequestStateCodec of @modelcontextprotocol/server@2.4.0 with ng-mcp-ui's
 // envelopes, and a describe() per entry that serves the widget API (the widget
-// entry, and the edge entry that re-exports it over its own wasm):
+// entry alone: the server entry has no reader):
 //   view token     {p:"v", d}       (ng-mcp-ui's ctx.state.seal)
 //   requestState   {p:"r", d, o}    (ng-mcp-ui's ctx.state.sealRequestState)
 //   raw            any payload      (the SDK's own mint)
@@ -84,12 +84,12 @@ export const NO_WASM = typeof WebAssembly === "undefined"; // node --jitless
 export const EXPECTED_BACKEND = NO_WASM ? "js" : "wasm";
 
 /**
- * One describe() per entry that serves the widget API (the edge entry needs
- * WebAssembly, so without it only the widget entry), calling `body` with the
- * entry's module and what every test of it uses.
+ * One describe() per entry that serves the widget API (the widget entry; the
+ * server entry has none), calling `body` with the entry's module and what
+ * every test of it uses.
  */
 export function eachWidgetEntry(body) {
-  for (const entry of NO_WASM ? ["/widget"] : ["/widget", "/edge"]) {
+  for (const entry of ["/widget"]) {
     describe(`mcp-sealed-state${entry}`, async () => {
       const w = await importPackage(entry);
       const {

@@ -22,9 +22,9 @@ export declare function localStorageViewState(key: string, storage?: Storage): V
 export interface ViewStateBridgeOptions {
   storage: ViewStateStore;
   /** Default DEFAULT_MAX_BYTES. */
-  maxBytes?: number;
+  maxBytes?: number | undefined;
   /** Default DEFAULT_STORE_TIMEOUT_MS. */
-  storeTimeoutMs?: number;
+  storeTimeoutMs?: number | undefined;
 }
 
 type BridgeArgs = ConstructorParameters<typeof AppBridge>;

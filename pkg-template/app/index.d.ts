@@ -28,7 +28,7 @@ export interface ViewStateOptions {
    * The stores to try, in order (default VIEW_STATE_STORES); "memory" is always
    * the last resort. An unknown name, a name twice, or an empty list is a TypeError.
    */
-  stores?: readonly ViewStateStoreName[];
+  stores?: readonly ViewStateStoreName[] | undefined;
 }
 
 /** Makes every later `app.connect()` capture the raw ui/initialize result and watch for the first tool result. Resolves with the ViewState once connected. */
@@ -114,12 +114,12 @@ export declare function keepFreshestToken(
   app: App,
   options?: {
     /** Kept (without callbacks) when it is an unexpired v1 token. */
-    initial?: string | null;
+    initial?: string | null | undefined;
     /** Milliseconds, default Date.now: judges expiry. */
-    now?: () => number;
-    onchange?: (token: string | null, previous: string | null) => void;
-    onexpired?: (result: unknown) => void;
+    now?: (() => number) | undefined;
+    onchange?: ((token: string | null, previous: string | null) => void) | undefined;
+    onexpired?: ((result: unknown) => void) | undefined;
     /** A notified tool result the keeper refused (e.g. a token over the read limit); never thrown into the dispatch. */
-    onerror?: (error: unknown) => void;
+    onerror?: ((error: unknown) => void) | undefined;
   },
 ): TokenKeeper;

@@ -1,7 +1,7 @@
-// The edge API every edge entry exports once its wasm is instantiated.
+// The server API every edge entry exports once its wasm is instantiated: what
+// servers call. The reader and the view-state helpers are the widget's
+// (mcp-sealed-state/widget), which has its own, smaller wasm.
 export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError } from "../common.js";
 export { StateCodec } from "./state-codec.js";
 // The drop-in for @modelcontextprotocol/server's codec.
 export { createRequestStateCodec } from "./request-state-codec.js";
-// The reader and view-state helpers, read by this build's wasm.
-export * from "./widget-api.js";

@@ -1,4 +1,4 @@
-export * from "../widget/index.js";
+export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError, SealedStateReason } from "../common.js";
 
 /**
  * A StateCodec key: a string (its UTF-8 bytes) or a Uint8Array (its bytes;

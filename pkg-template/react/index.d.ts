@@ -23,7 +23,7 @@ export interface ViewStateStatus {
 export declare function useViewState<T extends ViewStateValue>(
   app: App | ViewState | null | undefined,
   initial: T | (() => T),
-  options?: { debounceMs?: number },
+  options?: { debounceMs?: number | undefined },
 ): [T, (next: T | ((previous: T) => T)) => void, ViewStateStatus];
 
 export interface SealedToken {
@@ -35,4 +35,4 @@ export interface SealedToken {
 }
 
 /** The freshest sealed token of the View's tool results, and the "expired, start over" flag. */
-export declare function useSealedToken(source: App | TokenKeeper | null | undefined, options?: { initial?: string | null }): SealedToken;
+export declare function useSealedToken(source: App | TokenKeeper | null | undefined, options?: { initial?: string | null | undefined }): SealedToken;

@@ -80,9 +80,9 @@ export declare class ViewStateSaveQueue {
     store: (state: Record<string, unknown> | null) => Promise<void> | void,
     opts: {
       maxBytes: number;
-      initial?: Record<string, unknown> | null;
+      initial?: Record<string, unknown> | null | undefined;
       /** A store that has not settled by then fails its saves with -32603 (default 10000 ms). */
-      timeoutMs?: number;
+      timeoutMs?: number | undefined;
     },
   );
   /** Rejects with ViewStateError: code -32602 (never as given) or -32603 (the store threw, rejected or timed out). */

@@ -1,10 +1,12 @@
 // Token inspector: reads a token without the key (what it CLAIMS), and verifies
-// it with the key in this tab, with the edge build of mcp-sealed-state.
+// it with the key in this tab, with the edge build of mcp-sealed-state (the
+// reader is the widget entry's, as in a View).
 // The key is read from the input, handed to the wasm codec and dropped: it is
 // never sent, stored, logged, or put in the URL (the page's CSP also forbids
 // connections to other origins). A token may come in the URL fragment
 // (#token=v1...), which browsers never send to a server.
-import { StateCodec, SealedStateError, readTokenUnverified, secondsLeft } from "/pkg/edge/browser.js";
+import { StateCodec, SealedStateError } from "/pkg/edge/browser.js";
+import { readTokenUnverified, secondsLeft } from "/pkg/widget/browser.js";
 
 const $ = (id) => document.getElementById(id);
 const tokenEl = $("token");

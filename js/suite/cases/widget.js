@@ -1,7 +1,7 @@
 // The widget API (no key): the unverified reader, secondsLeft, token adoption,
 // isSealedStateError and the ui/set-view-state rules, from
-// mcp-sealed-state/widget and from the edge entry that re-exports it over its
-// own wasm. Tokens are the SDK's own (tests/vectors) or sealed by StateCodec.
+// mcp-sealed-state/widget (the server entry has none of them). Tokens are the
+// SDK's own (tests/vectors) or sealed by StateCodec.
 import * as edge from "mcp-sealed-state";
 import * as widget from "mcp-sealed-state/widget";
 import vectors from "../vectors.js";
@@ -33,10 +33,7 @@ function manualStore() {
   return { store, calls };
 }
 
-for (const [entry, w] of [
-  ["mcp-sealed-state/widget", widget],
-  ["mcp-sealed-state", edge],
-]) {
+for (const [entry, w] of [["mcp-sealed-state/widget", widget]]) {
   const malformed = (fn, label) => {
     const e = assert.throws(fn, undefined, label);
     assert.ok(e instanceof w.SealedStateError, `${label}: ${e?.constructor?.name}: ${e?.message}`);
