@@ -296,6 +296,84 @@ describe("mcp-sealed-state/app View <-> mcp-sealed-state/app-bridge Host over ex
   });
 });
 
+// A stand-in of ChatGPT's documented window.openai, injected before the View's
+// scripts as ChatGPT does (toolResponseMetadata is the tool result's _meta,
+// which ChatGPT strips from ui/notifications/tool-result), with a keeper over
+// a real ext-apps App, on a real window: its openai:set_globals events are
+// CustomEvents dispatched on window, as ChatGPT fires them.
+const openaiPage = (setup) => `<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script>${setup}</script>
+<script src="/www/lib/importmap.js"></script>
+<script type="module">
+  import { App } from "@modelcontextprotocol/ext-apps";
+  import { keepFreshestToken } from "mcp-sealed-state/app";
+  const app = new App({ name: "openai-keeper", version: "1" }, {}, { autoResize: false });
+  const changes = [];
+  const keeper = keepFreshestToken(app, { onchange: (token) => changes.push(token) });
+  // As ChatGPT announces a change of its globals: a CustomEvent on window naming what changed.
+  const fire = (globals) => window.dispatchEvent(new CustomEvent("openai:set_globals", { detail: { globals } }));
+  window.view = { keeper, changes, fire, ready: true };
+</script></head><body></body></html>`;
+
+describe("keepFreshestToken on ChatGPT's window.openai (a stand-in of its documented API), in Chromium", () => {
+  async function openPage(t, setup) {
+    const page = await context.newPage();
+    failOnPageProblems(t, page, () => page.close());
+    const url = `${server.url}openai-keeper-${Math.random().toString(36).slice(2)}.html`;
+    await page.route(url, (route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: openaiPage(setup) }));
+    await page.goto(url);
+    await page.waitForFunction(() => window.view?.ready === true, null, { timeout: 10_000 });
+    return page;
+  }
+  test("the render's token from toolResponseMetadata, a new one on openai:set_globals, and the same token again (theme, display mode) changes nothing", async (t) => {
+    const [render, next, restored] = await Promise.all([mintView({ n: 0 }, {}), mintView({ n: 1 }, {}), mintView({ n: 2 }, {})]);
+    const page = await openPage(
+      t,
+      `window.openai = { toolResponseMetadata: { ${JSON.stringify(STATE_META_KEY)}: ${JSON.stringify(render)}, viewUUID: "v-1" }, toolOutput: {}, theme: "light", widgetState: null, setWidgetState: async () => {} };`,
+    );
+    const kept = () => page.evaluate(() => [window.view.keeper.token, window.view.keeper.source]);
+    assert.deepEqual(await kept(), [render, "toolResponseMetadata"], "read when the keeper starts");
+    assert.deepEqual(await page.evaluate(() => window.view.changes), [render], "onchange ran for it");
+
+    await page.evaluate(
+      ([key, token]) => {
+        window.openai.toolResponseMetadata = { [key]: token };
+        window.view.fire({ toolResponseMetadata: window.openai.toolResponseMetadata });
+      },
+      [STATE_META_KEY, next],
+    );
+    assert.deepEqual(await kept(), [next, "toolResponseMetadata"], "openai:set_globals with a new result's _meta");
+
+    assert.equal(await page.evaluate((tok) => window.view.keeper.offer(tok), restored), restored);
+    await page.evaluate(() => {
+      window.openai.theme = "dark";
+      window.view.fire({ theme: "dark" });
+      window.view.fire({ displayMode: "fullscreen", toolResponseMetadata: window.openai.toolResponseMetadata });
+      window.dispatchEvent(new CustomEvent("openai:set_globals")); // no detail: window.openai is read again
+    });
+    assert.deepEqual(await kept(), [restored, "offer"], "the same token read again changes nothing");
+    assert.deepEqual(await page.evaluate(() => window.view.changes), [render, next, restored]);
+  });
+
+  test("a window.openai whose getters throw, or whose toolResponseMetadata is not an object: nothing read, no error on the page", async (t) => {
+    const token = await mintView({ n: 0 }, {});
+    for (const setup of [
+      `Object.defineProperty(window, "openai", { configurable: true, get() { throw new Error("openai getter"); } });`,
+      `window.openai = { get toolResponseMetadata() { throw new Error("metadata getter"); } };`,
+      `window.openai = { toolResponseMetadata: ${JSON.stringify(JSON.stringify({ [STATE_META_KEY]: token }))} };`,
+      `window.openai = { toolResponseMetadata: [${JSON.stringify({ [STATE_META_KEY]: token })}] };`,
+    ]) {
+      const page = await openPage(t, setup);
+      assert.equal(await page.evaluate(() => window.view.keeper.token), null, setup);
+      await page.evaluate(() => window.dispatchEvent(new CustomEvent("openai:set_globals", { detail: { globals: { toolResponseMetadata: "not an object" } } })));
+      assert.equal(await page.evaluate(() => window.view.keeper.token), null, setup);
+      // The keeper still takes what the View's own call returns.
+      assert.equal(await page.evaluate(([key, tok]) => window.view.keeper.adopt({ structuredContent: { [key]: tok } }), [STATE_META_KEY, token]), token, setup);
+    }
+  });
+});
+
 test("www/lib/importmap.js maps exactly the bare imports of the packed app and app-bridge entries, to files that exist", async () => {
   const sandbox = {};
   runInNewContext(readFileSync(join(REPO_ROOT, "www/lib/importmap.js"), "utf8"), sandbox);
