@@ -374,6 +374,65 @@ describe("keepFreshestToken on ChatGPT's window.openai (a stand-in of its docume
   });
 });
 
+// The "local" store in Chromium's own localStorage, with its real quota and
+// its real QuotaExceededError: a Host (ext-apps' AppBridge) and a View (App
+// with connectWithViewState) in one page, linked in memory.
+const localStorePage = `<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script src="/www/lib/importmap.js"></script>
+<script type="module">
+  import { InMemoryTransport } from "@modelcontextprotocol/client";
+  import { App } from "@modelcontextprotocol/ext-apps";
+  import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
+  import { connectWithViewState } from "mcp-sealed-state/app";
+  /** Render a View of the tool result naming viewUUID, save a state of chars characters; how long the save took. */
+  async function renderAndSave(viewUUID, chars) {
+    const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
+    const bridge = new AppBridge(null, { name: "h", version: "1" }, {}, {});
+    await bridge.connect(hostSide);
+    const app = new App({ name: "v", version: "1" }, {}, { autoResize: false });
+    const viewState = await connectWithViewState(app, viewSide, { stores: ["local"] });
+    await bridge.sendToolResult({ content: [], _meta: { viewUUID } });
+    await viewState.ready;
+    const started = performance.now();
+    const saved = await viewState.save({ blob: "x".repeat(chars) });
+    const ms = performance.now() - started;
+    await app.close();
+    await bridge.close();
+    return { store: viewState.store, saved, ms };
+  }
+  window.view = { renderAndSave, ready: true };
+</script></head><body></body></html>`;
+
+test('"local" in Chromium: 250 Views of 60 KB each on one origin all save, the least recently used are reclaimed under the real quota', async (t) => {
+  const page = await context.newPage();
+  failOnPageProblems(t, page, () => page.close());
+  const url = `${server.url}local-store.html`;
+  await page.route(url, (route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: localStorePage }));
+  await page.goto(url);
+  await page.waitForFunction(() => window.view?.ready === true, null, { timeout: 10_000 });
+  await page.evaluate(() => localStorage.clear());
+  const VIEWS = 250;
+  const outcomes = await page.evaluate(async (n) => {
+    const out = [];
+    for (let i = 0; i < n; i++) out.push(await window.view.renderAndSave(`view-${i}`, 60_000));
+    return out;
+  }, VIEWS);
+  const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("mcp-sealed-state/view/")).length);
+  assert.ok(
+    outcomes.every((o) => o.store === "local" && o.saved === true),
+    `every save took: ${outcomes.filter((o) => !o.saved).length} of ${VIEWS} refused`,
+  );
+  assert.ok(stored < VIEWS, `the quota held ${stored} of ${VIEWS} views: some were reclaimed`);
+  const present = await page.evaluate(() => ["view-0", "view-249", "view-248"].map((u) => localStorage.getItem(`mcp-sealed-state/view/${u}`) !== null));
+  assert.deepEqual(present, [false, true, true], "the oldest went, the newest stayed");
+  const index = await page.evaluate(() => JSON.parse(localStorage.getItem("mcp-sealed-state/views")));
+  assert.equal(index.length, stored, "the index lists exactly the views stored");
+  const ms = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+  t.diagnostic(`Chromium localStorage held ${stored} views of 60,000 characters; save: median ${ms[VIEWS >> 1].toFixed(2)} ms, max ${ms.at(-1).toFixed(2)} ms`);
+  await page.evaluate(() => localStorage.clear());
+});
+
 test("www/lib/importmap.js maps exactly the bare imports of the packed app and app-bridge entries, to files that exist", async () => {
   const sandbox = {};
   runInNewContext(readFileSync(join(REPO_ROOT, "www/lib/importmap.js"), "utf8"), sandbox);
