@@ -47,7 +47,7 @@ export const DEFAULT_STORE_TIMEOUT_MS = 5000;
 export const DEFAULT_VIEW_STATE_MAX_BYTES = 65536;
 
 /** JSON-RPC error codes of `ui/set-view-state`. */
-export const VIEW_STATE_ERROR_CODES = Object.freeze({ INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, METHOD_NOT_FOUND: -32601 });
+export const VIEW_STATE_ERRORS = Object.freeze({ INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, METHOD_NOT_FOUND: -32601 });
 
 /** Operation codes and statuses of the edge build's sealIo/openIo (src/bindings/protocol.rs). */
 export const IO = Object.freeze({ VIEW: 0, REQUEST_STATE: 1, RAW: 2, SDK: 3, BAD_INPUT: -10, UNKNOWN_OP: -11, INVALID_CLOCK: -12, OUT_OF_MEMORY: -13, PAYLOAD_NOT_JSON: -14, TOKEN_TOO_LARGE: -15, NO_CODEC: -16, SECRET_NOT_JSON: -17, REQUEST_NOT_CANONICAL: -18, NO_RANDOMNESS: -19, WITH_SECRET: 128 });

@@ -104,7 +104,7 @@ fn render() -> String {
     );
     line(
         "JSON-RPC error codes of `ui/set-view-state`.",
-        "VIEW_STATE_ERROR_CODES",
+        "VIEW_STATE_ERRORS",
         format!(
             "Object.freeze({{ INVALID_PARAMS: {}, INTERNAL_ERROR: {}, METHOD_NOT_FOUND: {} }})",
             view_state::ERR_INVALID_PARAMS,

@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
@@ -16,8 +17,10 @@ import { atClock } from "../lib/clock.mjs";
 
 const { App } = await import("@modelcontextprotocol/ext-apps");
 const { AppBridge } = await import("@modelcontextprotocol/ext-apps/app-bridge");
-const { ViewState, connectWithViewState, keepFreshestToken, onViewState, trackViewState, viewStateOf } = await importPackage("/app");
-const { DEFAULT_MAX_BYTES, DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD, ViewStateAppBridge } = await importPackage("/app-bridge");
+const { ViewState, connectWithViewState, keepFreshestToken, trackViewState } = await importPackage("/app");
+// The app entry's internal plumbing (the React hooks import it by relative path), the same module instance.
+const { onViewState, viewStateOf } = await import(pathToFileURL(join(PACKAGE_DIR, "app/tracking.js")).href);
+const { DEFAULT_VIEW_STATE_MAX_BYTES, DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD, ViewStateAppBridge } = await importPackage("/app-bridge");
 const { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, ViewStateError } = await importPackage("/widget");
 
 const KEY = "an app adapter test key of at least 32 bytes";
@@ -86,7 +89,7 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
     const storage = memoryStore();
     const h = await pair({ storage, maxBytes: 1024 });
     assert.ok(h.viewState instanceof ViewState);
-    assert.equal(h.viewState.supported, true);
+    assert.equal(h.viewState.offered, true);
     assert.equal(h.viewState.maxBytes, 1024);
     assert.equal(h.viewState.restored, null);
     assert.deepEqual(h.viewState.rawInitializeResult.hostCapabilities.viewState, { maxBytes: 1024 });
@@ -117,8 +120,8 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
 
   test("a Host without the capability: save() sends nothing and resolves false", async () => {
     const h = await pair({ plain: true });
-    assert.equal(h.viewState.supported, false);
-    assert.equal(h.viewState.maxBytes, null);
+    assert.equal(h.viewState.offered, false);
+    assert.equal(h.viewState.maxBytes, 65536, "no Host limit: the View-side stores' 64 KiB");
     assert.equal(h.viewState.restored, null);
     assert.equal(await h.viewState.save({ a: 1 }), false);
     assert.equal(await h.viewState.save(null), false);
@@ -160,7 +163,7 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
       const vs = await connectWithViewState(app, viewSide);
       assert.equal(vs.rawInitializeResult.hostCapabilities.viewState, undefined);
       assert.equal(Object.hasOwn(vs.rawInitializeResult.hostContext, "viewState"), false);
-      assert.equal(vs.supported, false);
+      assert.equal(vs.offered, false);
       assert.equal(bridge.viewStateOffered, false);
       assert.equal(unavailable.length, 1);
       if (name === "load() hangs") assert.match(unavailable[0].message, new RegExp(`longer than ${SHORT_TIMEOUT_MS} ms`));
@@ -200,7 +203,7 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
       assert.deepEqual(storage.value, kept);
     }
     assert.equal(DEFAULT_STORE_TIMEOUT_MS, 5000);
-    assert.equal(DEFAULT_MAX_BYTES, 65536);
+    assert.equal(DEFAULT_VIEW_STATE_MAX_BYTES, 65536);
   });
 
   test("a Host callback that throws does not turn a stored state into a failed save", async () => {
@@ -231,11 +234,10 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
     const bridge = new ViewStateAppBridge(null, HOST_INFO, HOST_CAPS, HOST_OPTIONS, { storage: memoryStore({ from: "store" }) });
     await bridge.connect(hostSide);
     const app = new App({ name: "v", version: "1" }, {}, { autoResize: false });
-    const tracked = trackViewState(app);
+    assert.equal(trackViewState(app), undefined, "connectWithViewState is the one public way to hold a ViewState");
     await app.connect(viewSide);
-    const vs = await tracked;
+    const vs = await viewStateOf(app); // what the React hooks find
     assert.deepEqual(vs.restored, { from: "store" });
-    assert.equal(await viewStateOf(app), vs);
   });
 
   test("a view-state listener that throws does not fail the connect; the App's onerror hears of it", async () => {

@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
-import { importPackage, resolvePackage } from "./support.mjs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { PACKAGE_DIR, importPackage, resolvePackage } from "./support.mjs";
 
 const { createRequire } = await import("node:module");
 // React as the consumer resolves it: the same copy the package's react entry imports.
@@ -13,7 +15,9 @@ const requireFromPackage = createRequire(resolvePackage("/react"));
 const React = requireFromPackage("react");
 const { act, create } = requireFromPackage("react-test-renderer");
 const { App } = await import("@modelcontextprotocol/ext-apps");
-const { connectWithViewState, keepFreshestToken, viewStateOf } = await importPackage("/app");
+const { connectWithViewState, keepFreshestToken, trackViewState } = await importPackage("/app");
+// The app entry's internal plumbing, which the react entry imports by relative path: the same module instance.
+const { viewStateOf } = await import(pathToFileURL(join(PACKAGE_DIR, "app/tracking.js")).href);
 const { ViewStateAppBridge } = await importPackage("/app-bridge");
 const { DEFAULT_DEBOUNCE_MS, useSealedToken, useViewState } = await importPackage("/react");
 const { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE } = await importPackage("/widget");
@@ -73,7 +77,7 @@ describe("mcp-sealed-state/react", () => {
     assert.equal(DEFAULT_DEBOUNCE_MS, 300);
     const hook = await renderHook(() => useViewState(app, { tab: "initial" }, { debounceMs: 20 }));
     assert.deepEqual(hook.current()[0], { tab: "restored" });
-    assert.equal(hook.current()[2].supported, true);
+    assert.equal(hook.current()[2].offered, true);
     assert.equal(hook.current()[2].maxBytes, 65536);
     assert.equal(hook.current()[2].store, "host");
 
@@ -112,7 +116,7 @@ describe("mcp-sealed-state/react", () => {
     assert.equal(await act(() => hook.current()[2].flush()), false);
     await ping();
     assert.deepEqual(hook.current()[0], { n: 5 });
-    assert.equal(hook.current()[2].supported, false);
+    assert.equal(hook.current()[2].offered, false);
     assert.equal(hook.current()[2].store, "memory");
     assert.deepEqual(storage.saves, []);
     await hook.unmount();
@@ -186,6 +190,39 @@ describe("mcp-sealed-state/react", () => {
     assert.equal(hook.current().expired, true, "expired, start over");
     await act(async () => hook.current().reset());
     assert.equal(hook.current().token, null);
+    await hook.unmount();
+  });
+
+  test("ext-apps' useApp pattern: onAppCreated: trackViewState, then useViewState(app) finds the ViewState of the connect useApp makes", async () => {
+    const storage = store({ tab: "restored" });
+    const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
+    const bridge = new ViewStateAppBridge(null, { name: "h", version: "1" }, {}, {}, { storage });
+    await bridge.connect(hostSide);
+    const app = new App({ name: "v", version: "1" }, {}, { autoResize: false });
+    const onAppCreated = trackViewState; // as useApp({ appInfo, capabilities, onAppCreated }) calls it, before it connects
+    assert.equal(onAppCreated(app), undefined);
+    await app.connect(viewSide); // what useApp does next
+    const hook = await renderHook(() => useViewState(app, { tab: "initial" }));
+    await act(async () => {
+      await viewStateOf(app).then((vs) => vs.ready);
+    });
+    assert.deepEqual(hook.current()[0], { tab: "restored" });
+    assert.equal(hook.current()[2].store, "host");
+    assert.equal(hook.current()[2].maxBytes, 65536);
+    await hook.unmount();
+  });
+
+  test("useSealedToken says where the token came from: a Host that drops _meta, with the server's structuredContent mirror", async () => {
+    const { app, bridge, ping } = await connected(store());
+    const token = await createRequestStateCodec({ key: KEY }).mint({ p: "v", d: { mirrored: true } });
+    const hook = await renderHook(() => useSealedToken(app));
+    assert.equal(hook.current().source, null);
+    await act(async () => {
+      await bridge.sendToolResult({ content: [], structuredContent: { [STATE_META_KEY]: token } });
+      await ping();
+    });
+    assert.equal(hook.current().token, token);
+    assert.equal(hook.current().source, "structuredContent");
     await hook.unmount();
   });
 

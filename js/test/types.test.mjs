@@ -40,7 +40,7 @@ const same: typeof edge.StateCodec = StateCodec;
 const code: -32602 = VIEW_STATE_ERRORS.INVALID_PARAMS;
 const which: "wasm" | "js" = backend();
 void init().then((b: "wasm" | "js") => b);
-const q2 = new ViewStateSaveQueue(() => undefined, { maxBytes: 10, timeoutMs: 500 });
+const q2 = new ViewStateSaveQueue(() => undefined, { maxBytes: 10, storeTimeoutMs: 500 });
 const edgeBackend: "wasm" | "js" = edge.backend();
 // @ts-expect-error: a clock is a number or a Date
 secondsLeft(token, "soon");
@@ -58,8 +58,9 @@ import { DEFAULT_DEBOUNCE_MS, useSealedToken, useViewState } from "mcp-sealed-st
 const app = new App({ name: "v", version: "1" }, {});
 const keeper: TokenKeeper = keepFreshestToken(app, { onchange: (t) => void t });
 const held: string | null = keeper.token;
+const from: "_meta" | "toolResponseMetadata" | "structuredContent" | "offer" | null = keeper.source;
 const gone: boolean = keeper.expired;
-void trackViewState(app).then((vs: ViewState) => vs.maxBytes);
+trackViewState(app);
 void connectWithViewState(app).then(async (vs) => {
   const sent: boolean = await vs.save({ tab: "x" });
   const restored: Record<string, unknown> | null = vs.restored;
@@ -67,7 +68,9 @@ void connectWithViewState(app).then(async (vs) => {
   void vs.save("text");
   const same: ViewState = await vs.ready;
   const where: "host" | "openai" | "local" | "memory" = same.store;
-  const limit: number = vs.limitBytes;
+  const limit: number = vs.maxBytes;
+  const offeredHere: boolean = vs.offered;
+  const through: "local" | null = vs.writeThrough;
 });
 void connectWithViewState(app, { stores: ["openai", "local"] });
 void connectWithViewState(app, undefined, { stores: VIEW_STATE_STORES, timeout: 1000 });

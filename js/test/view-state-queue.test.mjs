@@ -17,7 +17,7 @@ eachWidgetEntry(async ({ w }) => {
           calls.push(state);
           if (calls.length === 1) await held;
         },
-        { maxBytes: 100, timeoutMs: 1 },
+        { maxBytes: 100, storeTimeoutMs: 1 },
       );
       await assert.rejects(q.save({ n: 1 }), (e) => e instanceof ViewStateError && e.code === -32603);
       await assert.rejects(q.save({ n: 2 }), (e) => e instanceof ViewStateError && e.code === -32603, "the slot is still held");
@@ -224,9 +224,9 @@ eachWidgetEntry(async ({ w }) => {
       assert.deepEqual(q.lastSaved, { n: 2 });
     });
 
-    test("a store that never settles gives -32603 after opts.timeoutMs; it holds the slot, so the next save is not stored over it", async () => {
+    test("a store that never settles gives -32603 after opts.storeTimeoutMs; it holds the slot, so the next save is not stored over it", async () => {
       const { store, calls } = manualStore();
-      const q = new ViewStateSaveQueue(store, { maxBytes: 100, timeoutMs: 20 });
+      const q = new ViewStateSaveQueue(store, { maxBytes: 100, storeTimeoutMs: 20 });
       const a = q.save({ n: "A" });
       const b = q.save({ n: "B" });
       await assert.rejects(a, (e) => e instanceof ViewStateError && e.code === -32603 && /did not settle within 20 ms/.test(e.message));
@@ -241,11 +241,11 @@ eachWidgetEntry(async ({ w }) => {
       assert.deepEqual(q.lastSaved, { n: "C" });
     });
 
-    test("opts.timeoutMs must be a whole number of ms that a timer can hold", () => {
-      for (const timeoutMs of [0, -1, 1.5, NaN, Infinity, "100", 2 ** 31]) {
-        assert.throws(() => new ViewStateSaveQueue(async () => {}, { maxBytes: 10, timeoutMs }), RangeError, String(timeoutMs));
+    test("opts.storeTimeoutMs must be a whole number of ms that a timer can hold", () => {
+      for (const storeTimeoutMs of [0, -1, 1.5, NaN, Infinity, "100", 2 ** 31]) {
+        assert.throws(() => new ViewStateSaveQueue(async () => {}, { maxBytes: 10, storeTimeoutMs }), RangeError, String(storeTimeoutMs));
       }
-      new ViewStateSaveQueue(async () => {}, { maxBytes: 10, timeoutMs: 2 ** 31 - 1 });
+      new ViewStateSaveQueue(async () => {}, { maxBytes: 10, storeTimeoutMs: 2 ** 31 - 1 });
     });
 
     test("a store that throws synchronously or returns a non-promise", async () => {

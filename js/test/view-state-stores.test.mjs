@@ -4,20 +4,25 @@
 // globals are stand-ins set per test: `globalThis.openai` is a stand-in of
 // ChatGPT's documented Apps SDK API (`window.openai.widgetState`, the saved
 // state or null, and `window.openai.setWidgetState(state)`), and
-// `globalThis.localStorage` a fake Storage (getItem/setItem/removeItem).
+// `globalThis.localStorage` a fake Storage (getItem/setItem/removeItem). The
+// openai store's structured widget state and write-through: app-sources.test.mjs.
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { InMemoryTransport } from "@modelcontextprotocol/client";
-import { importPackage } from "./support.mjs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { PACKAGE_DIR, importPackage } from "./support.mjs";
 
 const { App } = await import("@modelcontextprotocol/ext-apps");
 const { AppBridge } = await import("@modelcontextprotocol/ext-apps/app-bridge");
 const { LOCAL_KEY_PREFIX, VIEW_STATE_STORES, connectWithViewState, trackViewState } = await importPackage("/app");
-const { DEFAULT_MAX_BYTES, ViewStateAppBridge } = await importPackage("/app-bridge");
+const { DEFAULT_VIEW_STATE_MAX_BYTES, ViewStateAppBridge } = await importPackage("/app-bridge");
+// The app entry's internal plumbing (the React hooks import it by relative path), the same module instance.
+const { viewStateOf } = await import(pathToFileURL(join(PACKAGE_DIR, "app/tracking.js")).href);
 const { ViewStateError } = await importPackage("/widget");
 
 const HOST_INFO = { name: "test-host", version: "1.0.0" };
-const LIMIT = DEFAULT_MAX_BYTES; // 64 KiB: every store but "host" applies it
+const LIMIT = DEFAULT_VIEW_STATE_MAX_BYTES; // 64 KiB: every store but "host" applies it
 const overLimit = () => ({ blob: "x".repeat(LIMIT) });
 const isInvalid = (e) => e instanceof ViewStateError && e.code === -32602;
 
@@ -90,7 +95,7 @@ describe('"local": localStorage under the tool result\'s viewUUID', () => {
     assert.equal(await first.viewState.ready, first.viewState);
     assert.equal(first.viewState.store, "local");
     assert.equal(first.viewState.restored, null);
-    assert.equal(first.viewState.limitBytes, LIMIT);
+    assert.equal(first.viewState.maxBytes, LIMIT);
     assert.equal(await first.viewState.save({ tab: "moves", note: "é😀" }), true);
     assert.equal(storage.getItem(`${LOCAL_KEY_PREFIX}view-1`), '{"tab":"moves","note":"é😀"}');
     assert.deepEqual(first.viewState.state, { tab: "moves", note: "é😀" });
@@ -230,20 +235,20 @@ describe('"local": localStorage under the tool result\'s viewUUID', () => {
 });
 
 describe('"openai": a stand-in of ChatGPT\'s documented window.openai (widgetState, setWidgetState)', () => {
-  test("restored from widgetState (a copy), saved through setWidgetState; over the limit refused and not called", async () => {
-    const openai = openaiStandIn({ tab: "moves" });
+  test("restored from widgetState.privateContent (a copy), saved through setWidgetState; over the limit refused and not called", async () => {
+    const openai = openaiStandIn({ privateContent: { tab: "moves" } });
     setGlobal("openai", openai);
     setGlobal("localStorage", new FakeStorage());
     const h = await render();
     assert.equal(h.viewState.store, "openai", "decided at connect: ChatGPT's API comes before local storage");
     assert.deepEqual(h.viewState.restored, { tab: "moves" });
-    assert.notEqual(h.viewState.restored, openai.widgetState, "a copy");
+    assert.notEqual(h.viewState.restored, openai.widgetState.privateContent, "a copy");
     assert.equal(await h.viewState.save({ tab: "board" }), true);
-    assert.deepEqual(openai.calls, [{ tab: "board" }]);
+    assert.deepEqual(openai.calls, [{ privateContent: { tab: "board" } }]);
     await assert.rejects(h.viewState.save(overLimit()), isInvalid);
     assert.equal(openai.calls.length, 1);
     assert.equal(await h.viewState.save(null), true);
-    assert.deepEqual(openai.calls, [{ tab: "board" }, null]);
+    assert.deepEqual(openai.calls, [{ privateContent: { tab: "board" } }, { privateContent: null }]);
   });
 
   for (const [name, widgetState] of Object.entries({ "a string": "tab", "an array": [1], "a number": 3, null: null, missing: undefined })) {
@@ -284,14 +289,14 @@ describe('"openai": a stand-in of ChatGPT\'s documented window.openai (widgetSta
 
 describe("the order, options.stores, and memory", () => {
   test("a Host with ui/set-view-state comes first; options.stores reorders or restricts", async () => {
-    setGlobal("openai", openaiStandIn({ from: "openai" }));
+    setGlobal("openai", openaiStandIn({ privateContent: { from: "openai" } }));
     const host = await render({ hostStorage: hostStore({ from: "host" }) });
     assert.equal(host.viewState.store, "host");
     assert.deepEqual(host.viewState.restored, { from: "host" });
     const reordered = await render({ hostStorage: hostStore({ from: "host" }), stores: ["openai", "host"] });
     assert.equal(reordered.viewState.store, "openai");
     assert.deepEqual(reordered.viewState.restored, { from: "openai" });
-    assert.equal(reordered.viewState.supported, true, "supported still says what the Host offers");
+    assert.equal(reordered.viewState.offered, true, "offered still says what the Host offers");
     const onlyLocal = await render({ hostStorage: hostStore(), stores: ["local"] });
     await onlyLocal.viewState.ready;
     assert.equal(onlyLocal.viewState.store, "memory", "no storage here: memory is always the last resort");
@@ -304,9 +309,9 @@ describe("the order, options.stores, and memory", () => {
     const bridge = new ViewStateAppBridge(null, HOST_INFO, {}, {}, { storage: hostStore() });
     await bridge.connect(hostSide);
     const app = new App({ name: "v", version: "1" }, {}, { autoResize: false });
-    const tracked = trackViewState(app, { stores: ["openai"] });
+    trackViewState(app, { stores: ["openai"] });
     await app.connect(viewSide);
-    assert.equal((await tracked).store, "openai");
+    assert.equal((await viewStateOf(app)).store, "openai");
   });
 
   for (const [name, stores] of Object.entries({ "an unknown name": ["host", "cookies"], "a name twice": ["local", "local"], "not an array": "host", empty: [], "not a string": [1] })) {

@@ -28,6 +28,8 @@ export const MAC = "A".repeat(43);
 export const forged = (bodyText, mac = MAC) => `v1.${b64(bodyText)}.${mac}`;
 export const tick = () => new Promise((r) => setImmediate(r));
 export const WIDGET_EXPORTS = [
+  "DEFAULT_STORE_TIMEOUT_MS",
+  "DEFAULT_VIEW_STATE_MAX_BYTES",
   "SEALED_STATE_INVALID_MESSAGE",
   "STATE_META_KEY",
   "SealedStateError",

@@ -3,10 +3,10 @@
 import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 export declare const SET_VIEW_STATE_METHOD: "ui/set-view-state";
-/** 65536: the proposal's suggested floor for maxBytes. */
-export declare const DEFAULT_MAX_BYTES: number;
+/** 65536: the proposal's suggested floor for maxBytes, the default maxBytes here. */
+export declare const DEFAULT_VIEW_STATE_MAX_BYTES: 65536;
 /** 5000 ms: how long one store load() or save() may take before it counts as failed. */
-export declare const DEFAULT_STORE_TIMEOUT_MS: number;
+export declare const DEFAULT_STORE_TIMEOUT_MS: 5000;
 
 /** Where a Host keeps one View instance's state. Either method may return a value or a promise. */
 export interface ViewStateStore {
@@ -21,7 +21,7 @@ export declare function localStorageViewState(key: string, storage?: Storage): V
 
 export interface ViewStateBridgeOptions {
   storage: ViewStateStore;
-  /** Default DEFAULT_MAX_BYTES. */
+  /** Default DEFAULT_VIEW_STATE_MAX_BYTES. */
   maxBytes?: number;
   /** Default DEFAULT_STORE_TIMEOUT_MS. */
   storeTimeoutMs?: number;

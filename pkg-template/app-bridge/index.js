@@ -6,7 +6,7 @@
 //
 //   const bridge = new ViewStateAppBridge(client, hostInfo, hostCapabilities, options, {
 //     storage: localStorageViewState(`view-state:${toolCallId}`),   // or any { load, save }
-//     maxBytes: DEFAULT_MAX_BYTES,
+//     maxBytes: DEFAULT_VIEW_STATE_MAX_BYTES,
 //   });
 //   await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
 //
@@ -35,10 +35,10 @@ import { DEFAULT_STORE_TIMEOUT_MS, DEFAULT_VIEW_STATE_MAX_BYTES, SET_VIEW_STATE_
 // How long one `load()` or `save()` of the store may take (DEFAULT_STORE_TIMEOUT_MS,
 // the queue's own default): a slower store call counts as failed (load: no
 // capability for that render, a save -32603), and a save that timed out may
-// still complete in the store, which the bridge does not count as saved.
-export { DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD } from "../constants.js";
-/** The PR's suggested floor for maxBytes. */
-export const DEFAULT_MAX_BYTES = DEFAULT_VIEW_STATE_MAX_BYTES;
+// still complete in the store: once it settles, the bridge counts it as saved
+// (the next ui/initialize offers it), though that save was answered -32603.
+// DEFAULT_VIEW_STATE_MAX_BYTES: the PR's suggested floor for maxBytes, the default here.
+export { DEFAULT_STORE_TIMEOUT_MS, DEFAULT_VIEW_STATE_MAX_BYTES, SET_VIEW_STATE_METHOD } from "../constants.js";
 
 // The params schema of ui/set-view-state, as a Standard Schema (the SDK takes any):
 // only the presence of `state` is checked here, so that the queue's own -32602
@@ -109,7 +109,7 @@ export class ViewStateAppBridge extends AppBridge {
    * @param {object} [options] AppBridge options ({ hostContext })
    * @param {{ storage: { load(): unknown, save(state: object|null): unknown }, maxBytes?: number, storeTimeoutMs?: number }} viewState
    */
-  constructor(client, hostInfo, hostCapabilities, options, { storage, maxBytes = DEFAULT_MAX_BYTES, storeTimeoutMs = DEFAULT_STORE_TIMEOUT_MS } = {}) {
+  constructor(client, hostInfo, hostCapabilities, options, { storage, maxBytes = DEFAULT_VIEW_STATE_MAX_BYTES, storeTimeoutMs = DEFAULT_STORE_TIMEOUT_MS } = {}) {
     super(client, hostInfo, withoutViewState(hostCapabilities ?? {}), options);
     if (typeof storage?.load !== "function" || typeof storage?.save !== "function") {
       throw new TypeError("ViewStateAppBridge: storage must have load() and save(state)");
@@ -191,12 +191,12 @@ export class ViewStateAppBridge extends AppBridge {
       // `initial` refuses what is not an object or null (-32602): treated as unreadable.
       // The queue calls the store once per stored state (coalesced saves share
       // one call), so that is where the Host hears of it.
-      // The queue applies the same deadline to each save (timeoutMs).
+      // The queue applies the same deadline to each save (storeTimeoutMs).
       const store = async (state) => {
         await this.#storage.save(state);
         this.#notify(this.onviewstatesaved, state);
       };
-      this.#queue = new ViewStateSaveQueue(store, { maxBytes: this.#maxBytes, initial: saved ?? null, timeoutMs: this.#timeoutMs });
+      this.#queue = new ViewStateSaveQueue(store, { maxBytes: this.#maxBytes, initial: saved ?? null, storeTimeoutMs: this.#timeoutMs });
       return this.#queue;
     } catch (error) {
       this.#notify(this.onviewstateunavailable, error);

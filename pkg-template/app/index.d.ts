@@ -10,12 +10,6 @@ type AppRequestOptions = Parameters<App["request"]>[2];
 /** A JSON object, or null: what a View may save. */
 export type ViewStateValue = Record<string, unknown> | null;
 
-/** Watches a transport for the RAW response to ui/initialize. Install before `app.connect(transport)`. */
-export declare function captureInitializeResult(transport: AppTransport): {
-  readonly promise: Promise<{ result?: unknown; error?: unknown }>;
-  readonly result: unknown;
-};
-
 /** The View-side stores, in the order they are tried. */
 export type ViewStateStoreName = "host" | "openai" | "local" | "memory";
 /** ["host", "openai", "local", "memory"]. */
@@ -31,84 +25,119 @@ export interface ViewStateOptions {
   stores?: readonly ViewStateStoreName[];
 }
 
-/** Makes every later `app.connect()` capture the raw ui/initialize result and watch for the first tool result. Resolves with the ViewState once connected. */
-export declare function trackViewState(app: App, options?: ViewStateOptions): Promise<ViewState>;
-/** The ViewState of the app's latest connect (a promise until it is connected), or null if untracked. */
-export declare function viewStateOf(app: App): Promise<ViewState> | null;
-/** Calls `listener` after every connect of the app; returns the unsubscribe function. */
-export declare function onViewState(app: App, listener: (viewState: ViewState) => void): () => void;
+/**
+ * For an App that something else connects (ext-apps' React `useApp`:
+ * `useApp({ appInfo, capabilities: {}, onAppCreated: trackViewState })`):
+ * makes every later `app.connect()` capture what view state needs, so that
+ * mcp-sealed-state/react's `useViewState(app, initial)` finds this render's
+ * ViewState. Returns nothing: `connectWithViewState` is the one way to hold one.
+ */
+export declare function trackViewState(app: App, options?: ViewStateOptions): void;
 
 type ConnectOptions = NonNullable<Parameters<App["connect"]>[1]>;
 
 /**
- * Connects `app` (default: PostMessageTransport to window.parent) and picks this
- * render's view-state store: "host" (the Host offers ui/set-view-state),
- * "openai" (window.openai.setWidgetState), "local" (the first tool result's
- * `_meta.viewUUID`, 1 to 128 characters, and a working localStorage), else
- * "memory". `options.stores` restricts or reorders them; the other options go to `app.connect`.
+ * The one way to get a ViewState. Connects `app` (default: PostMessageTransport
+ * to window.parent) and picks this render's view-state store: "host" (the Host
+ * offers ui/set-view-state), "openai" (window.openai.setWidgetState; its
+ * widgetState.privateContent, written through to "local" where that works),
+ * "local" (a viewUUID of 1 to 128 characters, from the tool result's `_meta`,
+ * window.openai.toolResponseMetadata or its `structuredContent`, and a working
+ * localStorage), else "memory". `options.stores` restricts or reorders them;
+ * the other options go to `app.connect`.
  */
 export declare function connectWithViewState(app: App, transport?: AppTransport, options?: ConnectOptions & ViewStateOptions): Promise<ViewState>;
 export declare function connectWithViewState(app: App, options: ConnectOptions & ViewStateOptions): Promise<ViewState>;
 
-/** A View's view state for one render, on the best store it has. */
+/** A View's view state for one render, on the best store it has. Made by connectWithViewState. */
 export declare class ViewState<T extends ViewStateValue = ViewStateValue> {
-  constructor(app: App, rawInitializeResult: unknown, options?: ViewStateOptions);
+  private constructor();
   /**
    * Resolves with this ViewState once `store` and `restored` are final: at once,
-   * except for "local", which waits for the first tool result (a result without
-   * a usable viewUUID, or the Host cancelling the call, settles on the next store).
-   * Never rejects. It stays pending while no tool result arrives.
+   * except where "local" (or "openai"'s write-through to it) waits for the first
+   * tool result's viewUUID (none where window.openai.toolResponseMetadata has one;
+   * a result without a usable viewUUID, or the Host cancelling the call, settles
+   * on the next store). Never rejects. It stays pending while no tool result arrives.
    */
   readonly ready: Promise<this>;
   /** Where saves go; "memory" also while a "local" store waits for the tool result. */
   readonly store: ViewStateStoreName;
+  /**
+   * "local" when saves to "openai" are also written to localStorage under the
+   * viewUUID (a window.openai may keep state in memory only, as development
+   * tools' does), else null.
+   */
+  readonly writeThrough: "local" | null;
+  /** The store `restored` came from ("openai" first, then its write-through "local"), or null when nothing was restored. */
+  readonly restoredFrom: ViewStateStoreName | null;
   /** The ui/initialize result as the Host sent it. */
   readonly rawInitializeResult: unknown;
-  /** Whether the Host advertised hostCapabilities.viewState for this render (whichever store is used). */
-  readonly supported: boolean;
-  /** The Host's maxBytes, or null. */
-  readonly maxBytes: number | null;
+  /** Whether the Host offered ui/set-view-state (hostCapabilities.viewState) for this render, whichever store is used. */
+  readonly offered: boolean;
   /** The largest state save() takes (compact UTF-8 JSON bytes): the Host's maxBytes for "host", else 65536. */
-  readonly limitBytes: number;
-  /** This render's saved state from its store, or null (nothing saved, or not decided yet). */
+  readonly maxBytes: number;
+  /** This render's saved state, or null (nothing saved, or not decided yet). */
   readonly restored: T | null;
-  /** The last state the store accepted in this render, else the restored one. */
+  /** The last state `store` accepted in this render, else the restored one. */
   readonly state: T | null;
+  /** What each store answered to the last save (e.g. `{ openai: false, local: true }`), or null before the first. */
+  readonly lastSave: Partial<Record<ViewStateStoreName, boolean>> | null;
   /**
-   * Resolves true once a store that outlives the View took it; false for "memory"
-   * (and before `ready`) or when window.openai / localStorage threw.
-   * Rejects with ViewStateError: -32602 never as given (over limitBytes, not an
-   * object: nothing is stored or sent); from the Host -32603 not now, -32601 an old Host.
+   * Resolves true once `store` took it and it outlives the View; false for
+   * "memory" (and before `ready`) or when window.openai / localStorage threw
+   * (a write-through happens either way: see `lastSave`).
+   * Rejects with ViewStateError: -32602 never as given (over maxBytes, not an
+   * object: checked on the very text that is stored, so nothing is stored or
+   * sent), from the Host -32603 not now, -32601 an old Host.
    */
   save(state: T | null, requestOptions?: AppRequestOptions): Promise<boolean>;
 }
 
-/** Keeps the freshest sealed token of the app's tool results. */
+/** Where a kept token came from. */
+export type TokenSource = "_meta" | "toolResponseMetadata" | "structuredContent" | "offer";
+
+/** Keeps the freshest sealed token (the one the server sealed last, by arrival order) of the app's tool results. */
 export interface TokenKeeper {
   readonly token: string | null;
+  /** Where the kept token came from, or null (none kept). */
+  readonly source: TokenSource | null;
   /** True once a result refused the token ("expired, start over"); false again when a new token is adopted. */
   readonly expired: boolean;
-  /** Take a result of your own `app.callServerTool()`: its token replaces the kept one; returns the kept token. */
+  /** Take a result of your own `app.callServerTool()` (its `_meta`, then its `structuredContent`): its token replaces the kept one; returns the kept token. */
   adopt(result: unknown): string | null;
   /** Offer a token from elsewhere (e.g. the restored view state): kept unless the kept one came from your own call; returns the kept token. */
   offer(token: unknown): string | null;
-  /** The last refusal of a notified tool result, or null. */
+  /** The last refusal of a result from the Host, or null. */
   readonly error: unknown;
   /** Forget the token. */
   reset(): void;
   /** `listener()` runs after each change; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
-  /** Stop listening to the app. */
+  /** Stop listening to the app and the window. */
   dispose(): void;
 }
 
+/** The part of a window the keeper reads: ChatGPT's `openai` globals and their `openai:set_globals` event. */
+export interface OpenAiWindow {
+  readonly openai?: unknown;
+  addEventListener?(type: string, listener: (event: any) => void): void;
+  removeEventListener?(type: string, listener: (event: any) => void): void;
+}
+
 /**
- * Keeps the token of the View's latest tool result, never judging by the
- * unverified `exp`: a token that is malformed, expired by `now()`, or the one
- * kept changes nothing; your own call's result (`adopt`) replaces the kept
- * token whatever its exp (arrival order); the Host's notified results and
- * offered tokens replace it in arrival order too, but never a token from your
- * own call. So neither a replay nor a forged far-future token can pin it.
+ * Keeps the token of the View's latest tool result ("freshest" = the token
+ * the server sealed last, judged by arrival, never by the unverified `exp`),
+ * from the first source that carries a v1 token: the result's `_meta`, then
+ * `window.openai.toolResponseMetadata` (read at start, for each notified
+ * result and on every `openai:set_globals`, counted only when its token
+ * changed), then the result's `structuredContent`. A token that is
+ * malformed, expired by `now()`, or the one kept changes nothing; your own
+ * call's result (`adopt`) replaces the kept token whatever its exp; the
+ * Host's results (notified or through window.openai) and offered tokens
+ * replace it in arrival order too, but never a token from your own call. So
+ * neither a replay nor a forged far-future token can pin it, whatever the
+ * source. A window.openai whose getters throw or whose toolResponseMetadata
+ * is not an object gives nothing.
  */
 export declare function keepFreshestToken(
   app: App,
@@ -119,7 +148,9 @@ export declare function keepFreshestToken(
     now?: () => number;
     onchange?: (token: string | null, previous: string | null) => void;
     onexpired?: (result: unknown) => void;
-    /** A notified tool result the keeper refused (e.g. a token over the read limit); never thrown into the dispatch. */
+    /** A result from the Host the keeper refused (e.g. a token over the read limit); never thrown into the dispatch. */
     onerror?: (error: unknown) => void;
+    /** The window whose `openai` is read and listened to (default globalThis). */
+    window?: OpenAiWindow;
   },
 ): TokenKeeper;

@@ -15,117 +15,21 @@
 // result is read off the transport and handed to the widget's viewStateSupport().
 import { PostMessageTransport } from "@modelcontextprotocol/ext-apps";
 import { storeOrder } from "./stores.js";
-import { ViewState, watchFirstToolResult } from "./view-state.js";
+import { track, viewStateOf } from "./tracking.js";
 
 export { LOCAL_KEY_PREFIX, VIEW_STATE_STORES } from "./stores.js";
 export { ViewState } from "./view-state.js";
 export { keepFreshestToken } from "./token-keeper.js";
 
 /**
- * Watch a transport for the response to `ui/initialize`, untouched by the SDK's
- * schemas. Install it before `app.connect(transport)`. `promise` resolves with
- * the raw JSON-RPC response (`{ result }` or `{ error }`); `result` is the raw
- * result once it has arrived.
- */
-export function captureInitializeResult(transport) {
-  let initializeId;
-  let response;
-  let resolve;
-  const promise = new Promise((r) => (resolve = r));
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    if (message?.method === "ui/initialize" && message.id !== undefined) initializeId = message.id;
-    return send(message, options);
-  };
-  // Protocol.connect() assigns transport.onmessage; wrap whatever it assigns.
-  let onmessage = transport.onmessage;
-  Object.defineProperty(transport, "onmessage", {
-    configurable: true,
-    enumerable: true,
-    get: () => onmessage,
-    set: (handler) => {
-      onmessage =
-        typeof handler === "function"
-          ? (message, extra) => {
-              if (response === undefined && initializeId !== undefined && message?.id === initializeId && ("result" in message || "error" in message)) {
-                response = structuredClone(message);
-                resolve(response);
-              }
-              return handler(message, extra);
-            }
-          : handler;
-    },
-  });
-  return {
-    promise,
-    get result() {
-      return response?.result;
-    },
-  };
-}
-
-// App -> Promise<ViewState> of its latest connect, for the React hooks.
-const tracked = new WeakMap();
-
-/**
- * Make every later `app.connect(transport)` capture the raw ui/initialize
- * result and watch for the first tool result (for Apps that something else
- * connects, such as ext-apps' `useApp`: call it from `onAppCreated`).
- * `options.stores` as for connectWithViewState. Resolves with the ViewState
- * once connected.
+ * Make every later `app.connect()` of an App that something else connects
+ * (ext-apps' React `useApp`: `onAppCreated: trackViewState`) capture what
+ * the view state needs, so that the React hooks `useViewState(app)` find
+ * this render's ViewState. `options.stores` as for connectWithViewState.
+ * Returns nothing: connectWithViewState is the one way to hold a ViewState.
  */
 export function trackViewState(app, options) {
-  const known = tracked.get(app);
-  const stores = options?.stores === undefined ? undefined : storeOrder(options.stores);
-  if (known) {
-    if (stores !== undefined) known.stores = stores;
-    return known.current;
-  }
-  let settle;
-  const entry = { current: new Promise((r) => (settle = r)), settled: false, listeners: new Set(), stores };
-  tracked.set(app, entry);
-  const connect = app.connect.bind(app);
-  app.connect = async (transport, connectOptions) => {
-    const capture = captureInitializeResult(transport);
-    // The Host may send the tool result as soon as the View is initialized, before connect() returns here.
-    const toolResult = storeOrder(entry.stores).includes("local") ? watchFirstToolResult(app) : undefined;
-    // A connect that fails leaves the promise pending for the next one.
-    if (entry.settled) {
-      entry.current = new Promise((r) => (settle = r));
-      entry.settled = false;
-    }
-    try {
-      await connect(transport, connectOptions);
-    } catch (error) {
-      toolResult?.dispose();
-      throw error;
-    }
-    const viewState = new ViewState(app, capture.result, { stores: entry.stores, toolResult });
-    entry.settled = true;
-    settle(viewState);
-    for (const listener of entry.listeners) {
-      try {
-        listener(viewState);
-      } catch (error) {
-        // The App is connected: a listener's failure must not make connect() reject.
-        app.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      }
-    }
-  };
-  return entry.current;
-}
-
-/** The ViewState of `app`'s latest connect through trackViewState / connectWithViewState, or null. */
-export function viewStateOf(app) {
-  return tracked.get(app)?.current ?? null;
-}
-
-/** Call `listener(viewState)` after every connect of a tracked app; returns the unsubscribe function. */
-export function onViewState(app, listener) {
-  trackViewState(app);
-  const entry = tracked.get(app);
-  entry.listeners.add(listener);
-  return () => entry.listeners.delete(listener);
+  void track(app, { stores: options?.stores === undefined ? undefined : storeOrder(options.stores) });
 }
 
 const isTransport = (value) => typeof value?.send === "function" && typeof value?.start === "function";
@@ -140,7 +44,7 @@ const isTransport = (value) => typeof value?.send === "function" && typeof value
 export async function connectWithViewState(app, transport, options) {
   if (options === undefined && transport != null && !isTransport(transport)) [transport, options] = [undefined, transport];
   const { stores, ...connectOptions } = options ?? {};
-  const viewState = trackViewState(app, { stores: storeOrder(stores) });
+  const viewState = track(app, { stores: storeOrder(stores) });
   await app.connect(transport ?? new PostMessageTransport(window.parent, window.parent), options === undefined ? undefined : connectOptions);
   return (await viewStateOf(app)) ?? viewState;
 }

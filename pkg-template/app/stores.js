@@ -1,17 +1,23 @@
 // The View-side stores of view state other than the Host's, and the order in
 // which connectWithViewState tries them (SPEC "View state on every host"):
-// "host" (ui/set-view-state), "openai" (ChatGPT's window.openai), "local"
-// (localStorage under the tool result's _meta.viewUUID), "memory" (nothing
-// outlives the View). Every store applies the same size rule, and a store
+// "host" (ui/set-view-state), "openai" (ChatGPT's window.openai, its
+// widgetState.privateContent), "local" (localStorage under the tool result's
+// viewUUID), "memory" (nothing outlives the View). Every store applies the same size rule, and a store
 // that throws never breaks the View: its save resolves false.
 import { checkViewState } from "mcp-sealed-state/widget";
 import { DEFAULT_VIEW_STATE_MAX_BYTES } from "../constants.js";
+import { field, isRecord, openaiOf, safeResultOf, toolResponseMetadataOf } from "./openai.js";
 
 /** The stores in the order they are tried. */
 export const VIEW_STATE_STORES = Object.freeze(["host", "openai", "local", "memory"]);
 
 /** What the localStorage key of a view starts with; the rest is its viewUUID. */
 export const LOCAL_KEY_PREFIX = "mcp-sealed-state/view/";
+/** The localStorage key of the index of the views that keep state there (LRU first). */
+export const LOCAL_INDEX_KEY = "mcp-sealed-state/views";
+const INDEX_KEY = LOCAL_INDEX_KEY;
+/** The most views whose state the "local" store keeps on one origin. */
+export const MAX_LOCAL_VIEWS = 1000;
 const PROBE_KEY = "mcp-sealed-state/probe";
 const MAX_VIEW_UUID_CHARS = 128;
 
@@ -29,36 +35,50 @@ export function storeOrder(stores) {
   return Object.freeze([...stores]);
 }
 
-/** The viewUUID of a tool result's `_meta` (a string of 1 to 128 characters), else null. */
-export function viewUUIDOf(toolResult) {
-  let uuid;
-  try {
-    uuid = toolResult?._meta?.viewUUID;
-  } catch {
-    return null; // a getter that throws: no usable viewUUID
+/**
+ * The viewUUID of a tool result (a string of 1 to 128 characters), from the
+ * first of: its `_meta.viewUUID`; `window.openai.toolResponseMetadata.viewUUID`
+ * (ChatGPT strips `_meta` from the notification); its
+ * `structuredContent.viewUUID` (a server's mirror). Else null: anything else
+ * is ignored, never used as a key.
+ */
+export function viewUUIDOf(toolResult, scope = globalThis) {
+  const r = safeResultOf(toolResult);
+  for (const record of [field(r, "_meta"), toolResponseMetadataOf(scope), field(r, "structuredContent")]) {
+    const uuid = usableViewUUID(field(record, "viewUUID"));
+    if (uuid !== null) return uuid;
   }
-  return typeof uuid === "string" && uuid.length >= 1 && uuid.length <= MAX_VIEW_UUID_CHARS ? uuid : null;
+  return null;
 }
+
+/** The viewUUID that window.openai.toolResponseMetadata holds now (the render's result), else null. */
+export function viewUUIDOfOpenai(scope = globalThis) {
+  return usableViewUUID(field(toolResponseMetadataOf(scope), "viewUUID"));
+}
+
+const usableViewUUID = (uuid) => (typeof uuid === "string" && uuid.length >= 1 && uuid.length <= MAX_VIEW_UUID_CHARS ? uuid : null);
 
 // A deep copy of a JSON object, or null for anything else (including what JSON cannot copy).
 function objectOrNull(value) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+  if (!isRecord(value)) return null;
   try {
     const copy = JSON.parse(JSON.stringify(value));
-    return copy !== null && typeof copy === "object" && !Array.isArray(copy) ? copy : null;
+    return isRecord(copy) ? copy : null;
   } catch {
     return null;
   }
 }
 
 /**
- * `state` as it will be stored: checked by the one size rule (a ViewStateError
- * -32602 otherwise), then copied so that the caller's later changes do not count.
- * Every store's `save` takes such a copy.
+ * `state` as it will be stored: serialized ONCE and checked by the one size
+ * rule on that very text (a ViewStateError -32602 otherwise), so that a
+ * `toJSON` that answers differently on a second call cannot store something
+ * else, and the caller's later changes do not count. `text` is what the
+ * "local" store writes, `copy` (parsed from it) what the other stores take.
  */
 export function snapshot(state, maxBytes) {
-  checkViewState(state, maxBytes);
-  return JSON.parse(JSON.stringify(state));
+  const text = checkViewState(state, maxBytes);
+  return { text, copy: JSON.parse(text) };
 }
 
 /** The store that keeps nothing: saves resolve false. */
@@ -67,27 +87,42 @@ export function memoryStore() {
 }
 
 /**
- * ChatGPT's store, when `window.openai.setWidgetState` is a function: the
- * restored state is `window.openai.widgetState` when it is an object, a save
- * calls `setWidgetState(state)`. Null when there is no such API.
+ * ChatGPT's store, when `window.openai.setWidgetState` is a function (SPEC
+ * "ChatGPT's widget state keeps UI state from the model"). ChatGPT shows
+ * widget state to the model unless it has the structured shape
+ * `{ modelContent, privateContent, imageIds }`, and view state is UI-only:
+ * - restored from `window.openai.widgetState.privateContent` when widgetState
+ *   is an object and privateContent an object; anything else reads as nothing
+ *   saved (the top level is never read as view state);
+ * - a save calls `setWidgetState({ ...current, privateContent: state })`,
+ *   keeping the page's `modelContent`, `imageIds` and other members. It never
+ *   writes view state at the top level. A current widgetState that cannot be
+ *   read, or is not an object (nor null), is not overwritten: that save
+ *   resolves false.
+ * Null when there is no such API (or reading it throws).
  */
 export function openaiStore(scope = globalThis) {
-  let openai;
-  let restored;
-  try {
-    openai = scope.openai;
-    if (openai === null || typeof openai !== "object" || typeof openai.setWidgetState !== "function") return null;
-    restored = objectOrNull(openai.widgetState);
-  } catch {
-    return null; // a throwing getter: the API is not usable here
-  }
+  const openai = openaiOf(scope);
+  if (openai === null || typeof field(openai, "setWidgetState") !== "function") return null;
+  const current = () => {
+    let widgetState;
+    try {
+      widgetState = openai.widgetState;
+    } catch {
+      return undefined;
+    }
+    if (widgetState === null || widgetState === undefined) return {};
+    return isRecord(widgetState) ? widgetState : undefined;
+  };
   return {
     name: "openai",
-    restored,
+    restored: objectOrNull(field(current(), "privateContent")),
     maxBytes: DEFAULT_VIEW_STATE_MAX_BYTES,
     async save(copy) {
       try {
-        await openai.setWidgetState(copy);
+        const base = current();
+        if (base === undefined) return false;
+        await openai.setWidgetState({ ...base, privateContent: copy });
         return true;
       } catch {
         return false;
@@ -99,7 +134,9 @@ export function openaiStore(scope = globalThis) {
 /**
  * This frame's localStorage when it works (a write and remove of a probe key
  * succeed), else null: an opaque-origin sandbox throws SecurityError on
- * access, disabled or full storage throws on write.
+ * access, a cross-site frame where the browser blocks third-party storage
+ * throws too (Chromium: "Access is denied for this document"), disabled or
+ * full storage throws on write.
  */
 export function usableLocalStorage(scope = globalThis) {
   try {
@@ -113,12 +150,117 @@ export function usableLocalStorage(scope = globalThis) {
   }
 }
 
+// The index of the views that keep state on this origin: a JSON array of
+// [viewUUID, lastUseMs], least recently used first.
+const readIndex = (storage) => {
+  try {
+    const list = JSON.parse(storage.getItem(INDEX_KEY));
+    return Array.isArray(list) ? list.filter((e) => Array.isArray(e) && usableViewUUID(e[0]) !== null && Number.isFinite(e[1])) : [];
+  } catch {
+    return [];
+  }
+};
+const writeIndex = (storage, list) => {
+  try {
+    if (list.length === 0) storage.removeItem(INDEX_KEY);
+    else storage.setItem(INDEX_KEY, JSON.stringify(list));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const isQuotaError = (e) => {
+  try {
+    return e?.name === "QuotaExceededError" || e?.name === "NS_ERROR_DOM_QUOTA_REACHED" || e?.code === 22 || e?.code === 1014;
+  } catch {
+    return false;
+  }
+};
+
+// Our keys that the index does not list (an older version's, or an index
+// entry lost to another document's write): reclaimed before any listed one.
+function unlistedViews(storage, listed) {
+  const found = [];
+  try {
+    if (typeof storage.key !== "function") return found;
+    for (let i = 0; i < storage.length; i++) {
+      const key = storage.key(i);
+      if (typeof key === "string" && key.startsWith(LOCAL_KEY_PREFIX)) {
+        const uuid = key.slice(LOCAL_KEY_PREFIX.length);
+        if (!listed.has(uuid)) found.push(uuid);
+      }
+    }
+  } catch {
+    // storage that cannot be listed: the index alone serves
+  }
+  return found;
+}
+
+/**
+ * Remove the least recently used view's state other than `keep`'s; false
+ * when there is none left to remove.
+ */
+function reclaimOne(storage, keep) {
+  const list = readIndex(storage);
+  const listed = new Set(list.map(([uuid]) => uuid));
+  const victim = unlistedViews(storage, listed).find((uuid) => uuid !== keep) ?? list.find(([uuid]) => uuid !== keep)?.[0];
+  if (victim === undefined) return false;
+  try {
+    storage.removeItem(LOCAL_KEY_PREFIX + victim);
+  } catch {
+    return false;
+  }
+  writeIndex(
+    storage,
+    list.filter(([uuid]) => uuid !== victim),
+  );
+  return true;
+}
+
+/** `storage.setItem(key, text)`; on a quota error, reclaim the least recently used views' states (never `keep`'s) and try again. */
+function setItemReclaiming(storage, key, text, keep) {
+  for (;;) {
+    try {
+      storage.setItem(key, text);
+      return true;
+    } catch (e) {
+      if (!isQuotaError(e) || !reclaimOne(storage, keep)) return false;
+    }
+  }
+}
+
+// Mark `uuid` as used now (or, with `present` false, forget it), keeping at most MAX_LOCAL_VIEWS listed.
+function touch(storage, uuid, present, nowMs) {
+  const list = readIndex(storage).filter(([u]) => u !== uuid);
+  if (present) list.push([uuid, nowMs]);
+  while (list.length > MAX_LOCAL_VIEWS) {
+    const [old] = list.shift();
+    try {
+      storage.removeItem(LOCAL_KEY_PREFIX + old);
+    } catch {
+      // left for a later reclaim, as an unlisted key
+    }
+  }
+  const text = JSON.stringify(list);
+  if (list.length === 0) return writeIndex(storage, list);
+  return setItemReclaiming(storage, INDEX_KEY, text, uuid);
+}
+
 /**
  * The per-view store in `storage` under LOCAL_KEY_PREFIX + viewUUID, or null
  * when the saved state cannot be read. Text that is not a JSON object reads as
  * nothing saved, and the next save overwrites it.
+ *
+ * Reclaiming: an index under LOCAL_INDEX_KEY lists the views that keep state
+ * on this origin with their last use (a restore or a save). When a save meets
+ * the storage quota, the states of the least recently used views (keys of
+ * ours that the index does not list first, then the index's oldest) are
+ * removed one at a time until it fits; the view being saved is never removed,
+ * and keys that are not ours are never touched. At most MAX_LOCAL_VIEWS views
+ * are listed: past that, the least recently used one's state is removed.
  */
-export function localStore(storage, viewUUID) {
+export function localStore(storage, viewUUID, { now = Date.now } = {}) {
   const key = LOCAL_KEY_PREFIX + viewUUID;
   let text;
   try {
@@ -133,18 +275,24 @@ export function localStore(storage, viewUUID) {
     } catch {
       restored = null;
     }
+    touch(storage, viewUUID, true, now());
   }
   return {
     name: "local",
     restored,
     maxBytes: DEFAULT_VIEW_STATE_MAX_BYTES,
-    async save(copy) {
+    async save(copy, stateText = JSON.stringify(copy)) {
       try {
-        if (copy === null) storage.removeItem(key);
-        else storage.setItem(key, JSON.stringify(copy));
+        if (copy === null) {
+          storage.removeItem(key);
+          touch(storage, viewUUID, false, now());
+          return true;
+        }
+        if (!setItemReclaiming(storage, key, stateText, viewUUID)) return false;
+        touch(storage, viewUUID, true, now());
         return true;
       } catch {
-        return false; // QuotaExceededError, or storage turned off since
+        return false; // storage turned off since
       }
     },
   };

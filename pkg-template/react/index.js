@@ -7,11 +7,15 @@
 //
 // `app` is an ext-apps App that mcp-sealed-state/app tracks: connected with
 // connectWithViewState(app), or given to trackViewState(app) before something
-// else connects it (ext-apps' useApp: `onAppCreated: trackViewState`); or the
-// ViewState itself. null/undefined (not connected yet) is allowed. The hook
-// waits for the ViewState's `ready` (its store decided) before restoring.
+// else connects it (ext-apps' useApp: `onAppCreated: trackViewState`, then
+// `useViewState(app, initial)`: the hook finds the ViewState of that connect,
+// so a useApp user never needs to hold one); or the ViewState itself.
+// null/undefined (not connected yet) is allowed. The hook waits for the
+// ViewState's `ready` (its store decided) before restoring.
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { ViewState, keepFreshestToken, onViewState, viewStateOf } from "mcp-sealed-state/app";
+import { ViewState, keepFreshestToken } from "mcp-sealed-state/app";
+// The app entry's plumbing (not public): the ViewState of an App's latest connect.
+import { onViewState, viewStateOf } from "../app/tracking.js";
 
 /** Default debounce of useViewState saves (ms): a burst of updates sends one ui/set-view-state. */
 export const DEFAULT_DEBOUNCE_MS = 300;
@@ -56,10 +60,12 @@ function useResolvedViewState(app) {
  * sent at once on unmount. The state must be a JSON object or null. Updates
  * made before the store is decided are saved once it is.
  *
- * Returns [state, setState, status]: status is { store, supported, maxBytes,
- * restored, saving, error, flush } (store: "host" | "openai" | "local" |
- * "memory", null until decided; error: the ViewStateError of the last failed
- * save, cleared by the next good one).
+ * Returns [state, setState, status]: status is { store, writeThrough,
+ * restoredFrom, offered, maxBytes, restored, saving, error, flush } (store:
+ * "host" | "openai" | "local" | "memory", null until decided; offered: the
+ * Host offered ui/set-view-state; maxBytes: the size limit saves apply, null
+ * until decided; error: the ViewStateError of the last failed save, cleared
+ * by the next good one).
  */
 export function useViewState(app, initial = null, { debounceMs = DEFAULT_DEBOUNCE_MS } = {}) {
   const viewState = useResolvedViewState(app);
@@ -137,7 +143,9 @@ export function useViewState(app, initial = null, { debounceMs = DEFAULT_DEBOUNC
 
   const status = {
     store: viewState?.store ?? null,
-    supported: viewState?.supported ?? false,
+    writeThrough: viewState?.writeThrough ?? null,
+    restoredFrom: viewState?.restoredFrom ?? null,
+    offered: viewState?.offered ?? false,
     maxBytes: viewState?.maxBytes ?? null,
     restored: viewState?.restored ?? null,
     saving,
@@ -148,14 +156,18 @@ export function useViewState(app, initial = null, { debounceMs = DEFAULT_DEBOUNC
 }
 
 /**
- * The freshest sealed token of the View's tool results, and whether the server
- * refused it ("expired, start over"). `source` is an ext-apps App (the hook
+ * The freshest sealed token of the View's tool results (the one the server
+ * sealed last, by keepFreshestToken's arrival-order rule, from `_meta`,
+ * window.openai's toolResponseMetadata or `structuredContent`), and whether
+ * the server refused it ("expired, start over"). The first argument is an ext-apps App (the hook
  * listens to its tool results while mounted) or a keeper made by
  * keepFreshestToken(app) before connect, which has also seen the results that
  * arrived before the first render. `initial` (e.g. the restored token) is
  * offered once the hook listens.
  *
- * Returns { token, expired, adopt(result), offer(token), reset() }.
+ * Returns { token, source, expired, adopt(result), offer(token), reset() }:
+ * `source` is where the token came from ("_meta" | "toolResponseMetadata" |
+ * "structuredContent" | "offer", or null).
  */
 export function useSealedToken(source, { initial = null } = {}) {
   const isKeeper = typeof source?.subscribe === "function" && typeof source?.adopt === "function";
@@ -187,8 +199,14 @@ export function useSealedToken(source, { initial = null } = {}) {
     () => keeper?.expired ?? false,
     () => false,
   );
+  const from = useSyncExternalStore(
+    subscribe,
+    () => keeper?.source ?? null,
+    () => null,
+  );
   return {
     token,
+    source: from,
     expired,
     adopt: useCallback((result) => keeper?.adopt(result) ?? null, [keeper]),
     offer: useCallback((t) => keeper?.offer(t) ?? null, [keeper]),

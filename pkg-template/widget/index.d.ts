@@ -35,11 +35,15 @@ export declare function readTokenUnverified<T = unknown>(token: string): TokenVi
 export declare function secondsLeft(token: string, nowMs?: number | Date): number;
 /**
  * The token to keep after a tool result (a CallToolResult, the params of
- * ui/notifications/tool-result, or a JSON-RPC message carrying either): the
- * result's `_meta["ng-mcp-ui/state"]`, unless it has none (or not a v1 token),
- * or `current` expires strictly later. Throws a RangeError for a v1 token
- * longer than the widget reads (1 MiB), which only a codec whose
- * maxTokenBytes was raised past it mints.
+ * ui/notifications/tool-result, or a JSON-RPC message carrying either).
+ * "Freshest" means the token the server sealed last; this pure function
+ * estimates it by the later `exp` (which it cannot verify: in a View prefer
+ * mcp-sealed-state/app's keepFreshestToken, which goes by arrival order).
+ * The result's token is the first v1 token of its `_meta["ng-mcp-ui/state"]`
+ * and its `structuredContent["ng-mcp-ui/state"]` (a server's mirror for hosts
+ * that drop `_meta`); it is kept unless there is none, or `current` expires
+ * strictly later. Throws a RangeError for a v1 token longer than the widget
+ * reads (1 MiB), which only a codec whose maxTokenBytes was raised past it mints.
  */
 export declare function adoptToken(current: string | null, toolResult: unknown): string | null;
 /** An isError tool result with a text block whose whole text is our stable message or ng-mcp-ui's, bare or as an McpError's "MCP error <code>: …" (as the SDK and rust-server send it; not a substring): "expired, start over". */
@@ -61,8 +65,16 @@ export declare class ViewStateError extends Error {
 
 /** Bytes of compact UTF-8 JSON: `new TextEncoder().encode(JSON.stringify(state)).length`. */
 export declare function viewStateBytes(state: unknown): number;
-/** Throws ViewStateError (-32602) unless `state` is an object or null of at most `maxBytes`. */
-export declare function checkViewState(state: unknown, maxBytes: number): void;
+/**
+ * Throws ViewStateError (-32602) unless `state` is an object or null of at most
+ * `maxBytes`; returns the compact JSON text it checked. Store that text (or what
+ * parses from it), never a second serialization: a `toJSON` may answer differently.
+ */
+export declare function checkViewState(state: unknown, maxBytes: number): string;
+/** 65536: the proposal's suggested floor for a Host's maxBytes, and the limit of the View-side stores without one. */
+export declare const DEFAULT_VIEW_STATE_MAX_BYTES: 65536;
+/** 5000: how long a Host's view-state store call may take by default (ms) before the save is answered -32603. */
+export declare const DEFAULT_STORE_TIMEOUT_MS: 5000;
 /**
  * The Host's offer from the RAW ui/initialize result (older ext-apps View SDKs
  * strip unknown hostCapabilities keys): null when not advertised, so send nothing.
@@ -81,13 +93,17 @@ export declare class ViewStateSaveQueue {
     opts: {
       maxBytes: number;
       initial?: Record<string, unknown> | null;
-      /** A store that has not settled by then fails its saves with -32603 (default 10000 ms). */
-      timeoutMs?: number;
+      /**
+       * A store call that has not settled by then fails its saves with -32603
+       * (default DEFAULT_STORE_TIMEOUT_MS, 5000 ms). If it completes later, its
+       * state becomes `lastSaved` then (the store holds it).
+       */
+      storeTimeoutMs?: number;
     },
   );
   /** Rejects with ViewStateError: code -32602 (never as given) or -32603 (the store threw, rejected or timed out). */
   save(state: unknown): Promise<void>;
-  /** A copy of the last state stored (or `opts.initial`), for the next ui/initialize. */
+  /** A copy of the last state the store holds (`opts.initial`, or the last store call that completed, late ones included), for the next ui/initialize. */
   readonly lastSaved: Record<string, unknown> | null;
   /** Resolves once no save is being stored or waiting. */
   idle(): Promise<void>;

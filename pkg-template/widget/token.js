@@ -7,6 +7,21 @@ import { NG_MCP_UI_INVALID_MESSAGE, TOKEN_PREFIX } from "../constants.js";
 import { readTokenJsonJs } from "./read-js.js";
 import { resultOf } from "./rpc.js";
 
+// Where a tool result carries the token, in SPEC's order (window.openai's
+// toolResponseMetadata, between the two, is read by the app entry's keeper).
+const TOKEN_SOURCES = ["_meta", "structuredContent"];
+
+// The string at record[source][STATE_META_KEY], or undefined (also for a throwing getter).
+function tokenIn(record, source) {
+  try {
+    const holder = record?.[source];
+    const token = holder !== null && typeof holder === "object" && !Array.isArray(holder) ? holder[STATE_META_KEY] : undefined;
+    return typeof token === "string" ? token : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The token functions over `core`, `{ backend: "wasm" | "js", read(token) }`,
  * where `read` gives a TokenView's JSON text or undefined. An entry may swap
@@ -71,20 +86,35 @@ export function tokenApi(core) {
   }
 
   /**
-   * The token to keep after a tool result: the result's `_meta["ng-mcp-ui/state"]`
-   * unless there is none (or it is not a v1 token), or `current` expires strictly
-   * later. A v1 token too long for this widget to read (over MAX_READ_CHARS, which
-   * only a codec whose maxTokenBytes was raised past it mints) throws a RangeError
-   * rather than being dropped unseen.
+   * The token to keep after a tool result, by the token's own `exp` (the
+   * stateless estimate of "the token the server sealed last"): the result's
+   * token, unless it has none (or not a v1 token) or `current` expires
+   * strictly later. The result's token is the first v1 token of its
+   * `_meta["ng-mcp-ui/state"]`, then its `structuredContent["ng-mcp-ui/state"]`
+   * (the mirror for hosts that drop `_meta`); a source that is not an object,
+   * or whose getter throws, reads as none. A v1 token too long for this widget
+   * to read (over MAX_READ_CHARS, which only a codec whose maxTokenBytes was
+   * raised past it mints) throws a RangeError rather than being dropped unseen.
    */
   function adoptToken(current, toolResult) {
     const keep = typeof current === "string" ? current : null;
-    const candidate = resultOf(toolResult)?._meta?.[STATE_META_KEY];
-    if (typeof candidate !== "string") return keep;
-    if (candidate.length > MAX_READ_CHARS && candidate.startsWith(TOKEN_PREFIX)) {
-      throw new RangeError(`mcp-sealed-state/widget: the tool result's token is ${candidate.length} characters, over the ${MAX_READ_CHARS} this widget reads; seal less state`);
+    let r;
+    try {
+      r = resultOf(toolResult);
+    } catch {
+      return keep; // a result whose getters throw carries no token
     }
-    const next = expOf(candidate);
+    let next;
+    let candidate;
+    for (const source of TOKEN_SOURCES) {
+      candidate = tokenIn(r, source);
+      if (candidate === undefined) continue;
+      if (candidate.length > MAX_READ_CHARS && candidate.startsWith(TOKEN_PREFIX)) {
+        throw new RangeError(`mcp-sealed-state/widget: the tool result's token is ${candidate.length} characters, over the ${MAX_READ_CHARS} this widget reads; seal less state`);
+      }
+      next = expOf(candidate);
+      if (next !== undefined) break;
+    }
     if (next === undefined) return keep;
     const old = keep === null ? undefined : expOf(keep);
     return old === undefined || old <= next ? candidate : keep;

@@ -2,16 +2,17 @@
 // `ui/set-view-state` proposal, for Views and for Hosts. Plain JS: the state's
 // size is the UTF-8 length of JSON.stringify's text, which JS measures natively.
 import { ViewStateError } from "../common.js";
-import { DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD, VIEW_STATE_ERROR_CODES } from "../constants.js";
+import { DEFAULT_STORE_TIMEOUT_MS, SET_VIEW_STATE_METHOD, VIEW_STATE_ERRORS } from "../constants.js";
 import { resultOf } from "./rpc.js";
 
-/**
- * JSON-RPC error codes of `ui/set-view-state`, -32602 (INVALID_PARAMS) this
- * state cannot or will not be stored, never resend it as it is; -32603
- * (INTERNAL_ERROR) it cannot be stored now, a later save may succeed; -32601
- * (METHOD_NOT_FOUND) an older Host that does not know the method.
- */
-export const VIEW_STATE_ERRORS = VIEW_STATE_ERROR_CODES;
+// VIEW_STATE_ERRORS: JSON-RPC error codes of `ui/set-view-state`, -32602
+// (INVALID_PARAMS) this state cannot or will not be stored, never resend it as
+// it is; -32603 (INTERNAL_ERROR) it cannot be stored now, a later save may
+// succeed; -32601 (METHOD_NOT_FOUND) an older Host that does not know the method.
+// DEFAULT_VIEW_STATE_MAX_BYTES: 64 KiB, the proposal's floor for a Host's
+// maxBytes and the limit of the View-side stores without one.
+// DEFAULT_STORE_TIMEOUT_MS: 5 s, how long a Host's store call may take.
+export { DEFAULT_STORE_TIMEOUT_MS, DEFAULT_VIEW_STATE_MAX_BYTES, VIEW_STATE_ERRORS } from "../constants.js";
 const METHOD = SET_VIEW_STATE_METHOD;
 const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout's limit
 
@@ -64,9 +65,14 @@ export function viewStateBytes(state) {
   return json === undefined ? 0 : utf8.encode(json).length;
 }
 
-/** Throws ViewStateError (code -32602) unless `state` is an object or null within `maxBytes`. */
+/**
+ * Throws ViewStateError (code -32602) unless `state` is an object or null
+ * within `maxBytes`; returns the compact JSON text that was checked. Store
+ * that text (or what parses from it), not a second serialization: a `toJSON`
+ * may answer differently each time.
+ */
 export function checkViewState(state, maxBytes) {
-  stateJson(state, maxBytes);
+  return stateJson(state, maxBytes);
 }
 
 /**
@@ -102,10 +108,11 @@ export function setViewStateRequest(id, state) {
  * stored, and all of them settle with its outcome). Refusals reject with a
  * ViewStateError, -32602 for a state that breaks the rules (the last state is
  * kept), -32603 when the store fails: it throws, rejects (with anything at
- * all), or has not settled within `opts.timeoutMs` (default
- * DEFAULT_STORE_TIMEOUT_MS, 5 s; a store that settles later does not change
- * `lastSaved`). `lastSaved` is for the next
- * ui/initialize.
+ * all), or has not settled within `opts.storeTimeoutMs` (default
+ * DEFAULT_STORE_TIMEOUT_MS, 5 s). `lastSaved` is for the next ui/initialize:
+ * it follows what the store holds, so a store call that timed out (its saves
+ * refused -32603) and then completes makes its state `lastSaved` once it
+ * settles; the next store call waits for it.
  */
 export class ViewStateSaveQueue {
   #store;
@@ -120,9 +127,10 @@ export class ViewStateSaveQueue {
   constructor(store, opts) {
     if (typeof store !== "function") throw new TypeError("store must be a function returning a promise");
     if (!isValidMaxBytes(opts?.maxBytes)) throw new RangeError("opts.maxBytes must be a positive integer");
-    const timeoutMs = opts.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+    if (opts.timeoutMs !== undefined) throw new TypeError("opts.timeoutMs is now opts.storeTimeoutMs");
+    const timeoutMs = opts.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
     if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMER_MS) {
-      throw new RangeError(`opts.timeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`);
+      throw new RangeError(`opts.storeTimeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`);
     }
     this.#store = store;
     this.#maxBytes = opts.maxBytes;
@@ -174,8 +182,7 @@ export class ViewStateSaveQueue {
       for (let batch = first; batch !== null; batch = this.#takePending()) {
         let failure = null;
         try {
-          await this.#storeWithinTimeout(JSON.parse(batch.json));
-          this.#lastJson = batch.json;
+          await this.#storeWithinTimeout(batch.json); // sets #lastJson once the store took it, late or not
         } catch (e) {
           failure = new ViewStateError(VIEW_STATE_ERRORS.INTERNAL_ERROR, `view state could not be stored now (${describe(e)})`);
         } finally {
@@ -199,7 +206,7 @@ export class ViewStateSaveQueue {
   // until it settles (it may still write), and the next waits for it within
   // its own timeout. With the slot free the store is called at once
   // (synchronously), as save() promises.
-  #storeWithinTimeout(state) {
+  #storeWithinTimeout(json) {
     return new Promise((resolve, reject) => {
       const ms = this.#timeoutMs;
       let timedOut = false;
@@ -212,14 +219,20 @@ export class ViewStateSaveQueue {
         if (timedOut) return;
         let stored;
         try {
-          stored = this.#store(state);
+          stored = this.#store(JSON.parse(json));
         } catch (e) {
           done();
           reject(e);
           return;
         }
+        // A call that settles after its timeout still wrote: lastSaved follows
+        // the store. No later call has started yet (they wait for this slot).
         const slot = Promise.resolve(stored).then(
-          () => (done(), resolve()),
+          () => {
+            this.#lastJson = json;
+            done();
+            resolve();
+          },
           (e) => (done(), reject(e)),
         );
         this.#slot = slot;

@@ -28,7 +28,7 @@
 // as on a host that keeps per-view state in the frame).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
-import { DEFAULT_MAX_BYTES, ViewStateAppBridge, localStorageViewState } from "mcp-sealed-state/app-bridge";
+import { DEFAULT_VIEW_STATE_MAX_BYTES, ViewStateAppBridge, localStorageViewState } from "mcp-sealed-state/app-bridge";
 import { adoptToken, STATE_META_KEY } from "mcp-sealed-state/widget";
 
 const $ = (id) => document.getElementById(id);
@@ -213,7 +213,9 @@ function renderCall(call, { prepend = false } = {}) {
       },
     },
   ];
-  const bridge = offerViewState ? new ViewStateAppBridge(...bridgeArgs, { storage: localStorageViewState(viewStateKey(call.id)), maxBytes: DEFAULT_MAX_BYTES }) : new AppBridge(...bridgeArgs);
+  const bridge = offerViewState
+    ? new ViewStateAppBridge(...bridgeArgs, { storage: localStorageViewState(viewStateKey(call.id)), maxBytes: DEFAULT_VIEW_STATE_MAX_BYTES })
+    : new AppBridge(...bridgeArgs);
   let renders = 0;
   bridge.oninitialized = async () => {
     renders++;

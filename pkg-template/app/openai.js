@@ -1,0 +1,63 @@
+// Reads of ChatGPT's `window.openai` (its Apps SDK globals) that never throw:
+// a page or a development tool may inject one whose getters throw or whose
+// members have any shape, and the View must keep working. Whatever is not the
+// documented shape reads as nothing.
+import { resultOf } from "../widget/rpc.js";
+
+/** A JSON-like object (not null, not an array). */
+export const isRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** `record[name]`, or undefined where reading it throws. */
+export function field(record, name) {
+  try {
+    return isRecord(record) ? record[name] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The result or params inside a message, or undefined where its getters throw. */
+export function safeResultOf(message) {
+  try {
+    return resultOf(message);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `scope.openai` when it is an object, else null. */
+export function openaiOf(scope) {
+  const openai = field(scope, "openai");
+  return openai !== null && typeof openai === "object" ? openai : null;
+}
+
+/**
+ * `window.openai.toolResponseMetadata` (ChatGPT's copy of the render's tool
+ * result `_meta`, which it strips from ui/notifications/tool-result) when it
+ * is an object, else null.
+ */
+export function toolResponseMetadataOf(scope) {
+  const metadata = field(openaiOf(scope), "toolResponseMetadata");
+  return isRecord(metadata) ? metadata : null;
+}
+
+/**
+ * The toolResponseMetadata an `openai:set_globals` event brings: its
+ * `detail.globals.toolResponseMetadata` where the event names it, else the
+ * one `window.openai` holds now. null when that is not an object.
+ */
+export function toolResponseMetadataOfEvent(event, scope) {
+  const globals = field(field(event, "detail"), "globals");
+  let named = false;
+  try {
+    named = isRecord(globals) && Object.hasOwn(globals, "toolResponseMetadata");
+  } catch {
+    named = false; // a Proxy whose traps throw
+  }
+  if (!named) return toolResponseMetadataOf(scope);
+  const metadata = field(globals, "toolResponseMetadata");
+  return isRecord(metadata) ? metadata : null;
+}
+
+/** The event ChatGPT fires on window when any of window.openai's globals changes (theme, display mode, tool output...). */
+export const SET_GLOBALS_EVENT = "openai:set_globals";

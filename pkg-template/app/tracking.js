@@ -1,0 +1,111 @@
+// The plumbing that ties a ViewState to an App's connect: the raw
+// ui/initialize result captured off the transport, and the latest ViewState
+// of each tracked App, for connectWithViewState and the React hooks (which
+// import this module by relative path). Not a public entry.
+import { storeOrder } from "./stores.js";
+import { ViewState, watchFirstToolResult } from "./view-state.js";
+
+/**
+ * Watch a transport for the response to `ui/initialize`, untouched by the SDK's
+ * schemas. Install it before `app.connect(transport)`. `promise` resolves with
+ * the raw JSON-RPC response (`{ result }` or `{ error }`); `result` is the raw
+ * result once it has arrived.
+ */
+export function captureInitializeResult(transport) {
+  let initializeId;
+  let response;
+  let resolve;
+  const promise = new Promise((r) => (resolve = r));
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (message?.method === "ui/initialize" && message.id !== undefined) initializeId = message.id;
+    return send(message, options);
+  };
+  // Protocol.connect() assigns transport.onmessage; wrap whatever it assigns.
+  let onmessage = transport.onmessage;
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    enumerable: true,
+    get: () => onmessage,
+    set: (handler) => {
+      onmessage =
+        typeof handler === "function"
+          ? (message, extra) => {
+              if (response === undefined && initializeId !== undefined && message?.id === initializeId && ("result" in message || "error" in message)) {
+                response = structuredClone(message);
+                resolve(response);
+              }
+              return handler(message, extra);
+            }
+          : handler;
+    },
+  });
+  return {
+    promise,
+    get result() {
+      return response?.result;
+    },
+  };
+}
+
+// App -> Promise<ViewState> of its latest connect, for the React hooks.
+const tracked = new WeakMap();
+
+/**
+ * Make every later `app.connect(transport)` capture the raw ui/initialize
+ * result and watch for the first tool result; resolves with the ViewState
+ * once connected. `options.stores` as for connectWithViewState.
+ */
+export function track(app, options) {
+  const known = tracked.get(app);
+  const stores = options?.stores === undefined ? undefined : storeOrder(options.stores);
+  if (known) {
+    if (stores !== undefined) known.stores = stores;
+    return known.current;
+  }
+  let settle;
+  const entry = { current: new Promise((r) => (settle = r)), settled: false, listeners: new Set(), stores };
+  tracked.set(app, entry);
+  const connect = app.connect.bind(app);
+  app.connect = async (transport, connectOptions) => {
+    const capture = captureInitializeResult(transport);
+    // The Host may send the tool result as soon as the View is initialized, before connect() returns here.
+    const toolResult = storeOrder(entry.stores).includes("local") ? watchFirstToolResult(app) : undefined;
+    // A connect that fails leaves the promise pending for the next one.
+    if (entry.settled) {
+      entry.current = new Promise((r) => (settle = r));
+      entry.settled = false;
+    }
+    try {
+      await connect(transport, connectOptions);
+    } catch (error) {
+      toolResult?.dispose();
+      throw error;
+    }
+    const viewState = new ViewState(app, capture.result, { stores: entry.stores, toolResult });
+    entry.settled = true;
+    settle(viewState);
+    for (const listener of entry.listeners) {
+      try {
+        listener(viewState);
+      } catch (error) {
+        // The App is connected: a listener's failure must not make connect() reject.
+        app.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  };
+  return entry.current;
+}
+
+/** The ViewState of `app`'s latest connect through trackViewState / connectWithViewState, or null. */
+export function viewStateOf(app) {
+  return tracked.get(app)?.current ?? null;
+}
+
+/** Call `listener(viewState)` after every connect of a tracked app; returns the unsubscribe function. */
+export function onViewState(app, listener) {
+  track(app);
+  const entry = tracked.get(app);
+  entry.listeners.add(listener);
+  return () => entry.listeners.delete(listener);
+}
