@@ -151,6 +151,19 @@ describe("Views where the Host drops the tool result's _meta", () => {
     assert.equal(await h.source(), "toolResponseMetadata", "adopted from the later set_globals");
     assert.equal(await h.view.locator("body").evaluate(() => window.openai.toolResponseMetadata["ng-mcp-ui/state"]), token1);
 
+    // ChatGPT fires openai:set_globals for every global (theme, display mode), with the same
+    // toolResponseMetadata: that changes nothing.
+    await h.page.evaluate(
+      ([id, metadata]) =>
+        window.demoHost.views
+          .get(id)
+          .iframe.contentWindow.postMessage({ jsonrpc: "2.0", method: "openai-stand-in/set_globals", params: { globals: { theme: "dark", toolResponseMetadata: metadata } } }, "*"),
+      [call.id, await h.view.locator("body").evaluate(() => window.openai.toolResponseMetadata)],
+    );
+    await h.view.locator("body").evaluate(() => new Promise((resolve) => (window.openai.theme === "dark" ? resolve() : window.addEventListener("openai:set_globals", resolve, { once: true }))));
+    assert.equal(await h.token(), token1);
+    assert.equal(await h.source(), "toolResponseMetadata");
+
     // Saved: privateContent holds the View's state, modelContent and imageIds kept, nothing at the top level.
     await h.view.locator('[role=tab][data-tab="claims"]').click();
     await h.page.waitForFunction(
