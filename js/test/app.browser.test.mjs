@@ -296,6 +296,143 @@ describe("mcp-sealed-state/app View <-> mcp-sealed-state/app-bridge Host over ex
   });
 });
 
+// A stand-in of ChatGPT's documented window.openai, injected before the View's
+// scripts as ChatGPT does (toolResponseMetadata is the tool result's _meta,
+// which ChatGPT strips from ui/notifications/tool-result), with a keeper over
+// a real ext-apps App, on a real window: its openai:set_globals events are
+// CustomEvents dispatched on window, as ChatGPT fires them.
+const openaiPage = (setup) => `<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script>${setup}</script>
+<script src="/www/lib/importmap.js"></script>
+<script type="module">
+  import { App } from "@modelcontextprotocol/ext-apps";
+  import { keepFreshestToken } from "mcp-sealed-state/app";
+  const app = new App({ name: "openai-keeper", version: "1" }, {}, { autoResize: false });
+  const changes = [];
+  const keeper = keepFreshestToken(app, { onchange: (token) => changes.push(token) });
+  // As ChatGPT announces a change of its globals: a CustomEvent on window naming what changed.
+  const fire = (globals) => window.dispatchEvent(new CustomEvent("openai:set_globals", { detail: { globals } }));
+  window.view = { keeper, changes, fire, ready: true };
+</script></head><body></body></html>`;
+
+describe("keepFreshestToken on ChatGPT's window.openai (a stand-in of its documented API), in Chromium", () => {
+  async function openPage(t, setup) {
+    const page = await context.newPage();
+    failOnPageProblems(t, page, () => page.close());
+    const url = `${server.url}openai-keeper-${Math.random().toString(36).slice(2)}.html`;
+    await page.route(url, (route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: openaiPage(setup) }));
+    await page.goto(url);
+    await page.waitForFunction(() => window.view?.ready === true, null, { timeout: 10_000 });
+    return page;
+  }
+  test("the render's token from toolResponseMetadata, a new one on openai:set_globals, and the same token again (theme, display mode) changes nothing", async (t) => {
+    const [render, next, restored] = await Promise.all([mintView({ n: 0 }, {}), mintView({ n: 1 }, {}), mintView({ n: 2 }, {})]);
+    const page = await openPage(
+      t,
+      `window.openai = { toolResponseMetadata: { ${JSON.stringify(STATE_META_KEY)}: ${JSON.stringify(render)}, viewUUID: "v-1" }, toolOutput: {}, theme: "light", widgetState: null, setWidgetState: async () => {} };`,
+    );
+    const kept = () => page.evaluate(() => [window.view.keeper.token, window.view.keeper.source]);
+    assert.deepEqual(await kept(), [render, "toolResponseMetadata"], "read when the keeper starts");
+    assert.deepEqual(await page.evaluate(() => window.view.changes), [render], "onchange ran for it");
+
+    await page.evaluate(
+      ([key, token]) => {
+        window.openai.toolResponseMetadata = { [key]: token };
+        window.view.fire({ toolResponseMetadata: window.openai.toolResponseMetadata });
+      },
+      [STATE_META_KEY, next],
+    );
+    assert.deepEqual(await kept(), [next, "toolResponseMetadata"], "openai:set_globals with a new result's _meta");
+
+    assert.equal(await page.evaluate((tok) => window.view.keeper.offer(tok), restored), restored);
+    await page.evaluate(() => {
+      window.openai.theme = "dark";
+      window.view.fire({ theme: "dark" });
+      window.view.fire({ displayMode: "fullscreen", toolResponseMetadata: window.openai.toolResponseMetadata });
+      window.dispatchEvent(new CustomEvent("openai:set_globals")); // no detail: window.openai is read again
+    });
+    assert.deepEqual(await kept(), [restored, "offer"], "the same token read again changes nothing");
+    assert.deepEqual(await page.evaluate(() => window.view.changes), [render, next, restored]);
+  });
+
+  test("a window.openai whose getters throw, or whose toolResponseMetadata is not an object: nothing read, no error on the page", async (t) => {
+    const token = await mintView({ n: 0 }, {});
+    for (const setup of [
+      `Object.defineProperty(window, "openai", { configurable: true, get() { throw new Error("openai getter"); } });`,
+      `window.openai = { get toolResponseMetadata() { throw new Error("metadata getter"); } };`,
+      `window.openai = { toolResponseMetadata: ${JSON.stringify(JSON.stringify({ [STATE_META_KEY]: token }))} };`,
+      `window.openai = { toolResponseMetadata: [${JSON.stringify({ [STATE_META_KEY]: token })}] };`,
+    ]) {
+      const page = await openPage(t, setup);
+      assert.equal(await page.evaluate(() => window.view.keeper.token), null, setup);
+      await page.evaluate(() => window.dispatchEvent(new CustomEvent("openai:set_globals", { detail: { globals: { toolResponseMetadata: "not an object" } } })));
+      assert.equal(await page.evaluate(() => window.view.keeper.token), null, setup);
+      // The keeper still takes what the View's own call returns.
+      assert.equal(await page.evaluate(([key, tok]) => window.view.keeper.adopt({ structuredContent: { [key]: tok } }), [STATE_META_KEY, token]), token, setup);
+    }
+  });
+});
+
+// The "local" store in Chromium's own localStorage, with its real quota and
+// its real QuotaExceededError: a Host (ext-apps' AppBridge) and a View (App
+// with connectWithViewState) in one page, linked in memory.
+const localStorePage = `<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script src="/www/lib/importmap.js"></script>
+<script type="module">
+  import { InMemoryTransport } from "@modelcontextprotocol/client";
+  import { App } from "@modelcontextprotocol/ext-apps";
+  import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
+  import { connectWithViewState } from "mcp-sealed-state/app";
+  /** Render a View of the tool result naming viewUUID, save a state of chars characters; how long the save took. */
+  async function renderAndSave(viewUUID, chars) {
+    const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();
+    const bridge = new AppBridge(null, { name: "h", version: "1" }, {}, {});
+    await bridge.connect(hostSide);
+    const app = new App({ name: "v", version: "1" }, {}, { autoResize: false });
+    const viewState = await connectWithViewState(app, viewSide, { stores: ["local"] });
+    await bridge.sendToolResult({ content: [], _meta: { viewUUID } });
+    await viewState.ready;
+    const started = performance.now();
+    const saved = await viewState.save({ blob: "x".repeat(chars) });
+    const ms = performance.now() - started;
+    await app.close();
+    await bridge.close();
+    return { store: viewState.store, saved, ms };
+  }
+  window.view = { renderAndSave, ready: true };
+</script></head><body></body></html>`;
+
+test('"local" in Chromium: 250 Views of 60 KB each on one origin all save, the least recently used are reclaimed under the real quota', async (t) => {
+  const page = await context.newPage();
+  failOnPageProblems(t, page, () => page.close());
+  const url = `${server.url}local-store.html`;
+  await page.route(url, (route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: localStorePage }));
+  await page.goto(url);
+  await page.waitForFunction(() => window.view?.ready === true, null, { timeout: 10_000 });
+  await page.evaluate(() => localStorage.clear());
+  const VIEWS = 250;
+  const outcomes = await page.evaluate(async (n) => {
+    const out = [];
+    for (let i = 0; i < n; i++) out.push(await window.view.renderAndSave(`view-${i}`, 60_000));
+    return out;
+  }, VIEWS);
+  const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("mcp-sealed-state/view/")).length);
+  assert.ok(
+    outcomes.every((o) => o.store === "local" && o.saved === true),
+    `every save took: ${outcomes.filter((o) => !o.saved).length} of ${VIEWS} refused`,
+  );
+  assert.ok(stored < VIEWS, `the quota held ${stored} of ${VIEWS} views: some were reclaimed`);
+  const present = await page.evaluate(() => ["view-0", "view-249", "view-248"].map((u) => localStorage.getItem(`mcp-sealed-state/view/${u}`) !== null));
+  assert.deepEqual(present, [false, true, true], "the oldest went, the newest stayed");
+  const index = await page.evaluate(() => JSON.parse(localStorage.getItem("mcp-sealed-state/views")));
+  assert.equal(index.length, stored, "the index lists exactly the views stored");
+  const ms = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+  t.diagnostic(`Chromium localStorage held ${stored} views of 60,000 characters; save: median ${ms[VIEWS >> 1].toFixed(2)} ms, max ${ms.at(-1).toFixed(2)} ms`);
+  await page.evaluate(() => localStorage.clear());
+});
+
 test("www/lib/importmap.js maps exactly the bare imports of the packed app and app-bridge entries, to files that exist", async () => {
   const sandbox = {};
   runInNewContext(readFileSync(join(REPO_ROOT, "www/lib/importmap.js"), "utf8"), sandbox);

@@ -54,10 +54,13 @@ export declare class ViewState<T extends ViewStateValue = ViewStateValue> {
   private constructor();
   /**
    * Resolves with this ViewState once `store` and `restored` are final: at once,
-   * except where "local" (or "openai"'s write-through to it) waits for the first
-   * tool result's viewUUID (none where window.openai.toolResponseMetadata has one;
-   * a result without a usable viewUUID, or the Host cancelling the call, settles
-   * on the next store). Never rejects. It stays pending while no tool result arrives.
+   * except where "local" (or "openai"'s write-through to it, when "openai" restored
+   * nothing) waits for the first tool result's viewUUID (none where
+   * window.openai.toolResponseMetadata has one; a result without a usable viewUUID,
+   * or the Host cancelling the call, settles on the next store). Where "openai"
+   * restored a state, it resolves at once and the write-through starts once the
+   * viewUUID is known, with the last state saved before then. Never rejects. It
+   * stays pending while no tool result arrives.
    */
   readonly ready: Promise<this>;
   /** Where saves go; "memory" also while a "local" store waits for the tool result. */

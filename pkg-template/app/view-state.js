@@ -65,7 +65,7 @@ export class ViewState {
   #restoredFrom = null;
   #state = null;
   #lastSave = null;
-  #saved = null; // { copy, text } of the last save `store` took
+  #saved = null; // { copy, text } of the last state that passed the rule
 
   /**
    * `options.stores`: the stores to try, in order (default all, SPEC order);
@@ -208,13 +208,13 @@ export class ViewState {
     const store = this.#store ?? PENDING;
     const through = this.#through;
     const { copy, text } = snapshot(state, store.maxBytes);
+    this.#saved = { copy, text }; // a write-through that joins later starts from it
     const [primary, second] = await Promise.allSettled([store.save(copy, text, requestOptions), through?.save(copy, text)]);
     this.#lastSave = { [store.name]: primary.status === "fulfilled" && primary.value === true };
     if (through) this.#lastSave[through.name] = second.status === "fulfilled" && second.value === true;
     if (primary.status === "rejected") throw primary.reason;
     if (!primary.value) return false;
     this.#state = copy;
-    this.#saved = { copy, text };
     return true;
   }
 }
