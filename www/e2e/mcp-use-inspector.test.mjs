@@ -112,7 +112,14 @@ test("mcp-use Inspector: the View renders, a move plays, store openai written th
     origin: window.origin,
     openai: typeof window.openai?.setWidgetState,
     csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content ?? null,
+    metadataKeys: Object.keys(window.openai.toolResponseMetadata ?? {}),
+    outputKeys: Object.keys(window.openai.toolOutput ?? {}),
   }));
+  t.diagnostic(`window.openai.toolResponseMetadata keys: ${seen.metadataKeys}; toolOutput keys: ${seen.outputKeys}`);
+  // Unlike ChatGPT's (the result's _meta), its toolResponseMetadata is the whole result: the token sits
+  // one level down, where the View does not read it; it reads the notification's _meta here.
+  assert.deepEqual(seen.metadataKeys.sort(), ["_meta", "content", "structuredContent"]);
+  assert.deepEqual(seen.outputKeys.sort(), ["board", "lastMove", "line", "status", "turn", "winner", "you"]);
   assert.equal(seen.origin, new URL(proxy.url()).origin);
   assert.equal(seen.openai, "function", "the Inspector injects window.openai");
   t.diagnostic(`View CSP: ${seen.csp}`);
