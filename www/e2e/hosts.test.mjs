@@ -19,7 +19,9 @@ import { after, before, describe, test } from "node:test";
 import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../../js/lib/serve.mjs";
 import { PACKED, failOnPageProblems, launchChromium } from "../../js/lib/chromium.mjs";
 import { VIEW_HTML, buildWorker, startServer } from "../../js/lib/miniflare.mjs";
+import { startRustServer } from "../../js/lib/rust-server.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
+import { VIEW_RESOURCE_META, VIEW_URI } from "../server/view-meta.js";
 
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
 const KEY = "hosts e2e key: at least thirty-two bytes long";
@@ -32,7 +34,7 @@ const BOARD_2 = "XOX.O....";
 let web;
 let sandbox;
 let browser;
-const servers = {}; // plain: _meta only; mirror: MIRROR_TO_STRUCTURED_CONTENT=1
+const servers = {}; // plain: _meta only; mirror, rust-mirror: MIRROR_TO_STRUCTURED_CONTENT=1 (workerd, rmcp)
 
 before(async () => {
   if (!existsSync(join(PACKED, "widget/browser.js"))) throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
@@ -44,6 +46,7 @@ before(async () => {
     launchChromium(),
     startServer({ key: KEY, instance: "plain", build, onLog: quiet }),
     startServer({ key: KEY, instance: "mirror", mirror: true, build, onLog: quiet }),
+    startRustServer({ key: KEY, instance: "rust-mirror", mirror: true, onLog: quiet, viewHtml: VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
   ]);
   const [chromium, ...demos] = started;
   if (chromium.status === "fulfilled") browser = chromium.value;
@@ -195,6 +198,18 @@ describe("Views where the Host drops the tool result's _meta", () => {
     assert.equal(await h.source(), "toolResponseMetadata");
     await h.page.screenshot({ path: join(ARTIFACTS, "host-chatgpt-stand-in.png") });
     assert.deepEqual([...h.problems], []);
+  });
+
+  test("a Host that passes only content and structuredContent (as ext-apps' basic-host): the rmcp server's mirror plays", async (t) => {
+    const h = await openHost(t, servers["rust-mirror"], { meta: "drop" });
+    await h.newGame();
+    const [call] = await h.calls();
+    await h.view.locator("body[data-phase=playing][data-busy=false]").waitFor();
+    assert.equal(await h.token(), call.result.structuredContent[STATE_META_KEY]);
+    assert.equal(await h.source(), "structuredContent");
+    assert.equal(await h.view.locator("body").getAttribute("data-store"), "local");
+    await h.move(0, BOARD_1);
+    assert.equal(await h.source(), "_meta");
   });
 
   test("a Host that passes only content and structuredContent (as ext-apps' basic-host): the server's mirror plays; without it the View waits", async (t) => {
