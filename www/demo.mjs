@@ -15,7 +15,9 @@
 // round workerd and Rust in turn. VIEW_HTML names the View file it serves
 // (default build/view/game.html, the one-file View that workerd serves too).
 //
-// The sandbox proxy listens on the Host page's port + 1 (or a free one).
+// The sandbox proxy listens on the Host page's port + 1 (or a free one). It
+// also prints the Host page as a stand-in of ChatGPT's surface and of ext-apps'
+// basic-host, which drop the tool result's _meta (www/host/host.js).
 //
 // Environment: STATE_KEY (the HMAC key, >= 32 bytes; unset: an ephemeral
 // development key for this run, with a warning), TTL_SECONDS (token lifetime,
@@ -135,11 +137,19 @@ async function main() {
     if (process.env.DEMO_USER) query.push(`user=${encodeURIComponent(process.env.DEMO_USER)}`);
     const host = new URL(`www/host.html?${query.join("&")}`, web.url);
     const inspector = new URL("www/inspector.html", web.url);
+    // The same Host as ChatGPT's surface (a stand-in) and as ext-apps' basic-host, which drop _meta;
+    // the latter plays on the servers' mirror in structuredContent (?mirror=1).
+    const perView = "viewstate=off&frame=storage";
+    const chatgpt = new URL(`${host.search}&surface=chatgpt&${perView}`, host);
+    const mirrored = servers.map((s) => `${s.mcpUrl.href}?mirror=1`).join(",");
+    const basicHost = new URL(`${host.search.replace(/servers=[^&]*/, `servers=${mirrored}`)}&meta=drop&${perView}`, host);
 
     console.log("");
     console.log(bold("mcp-sealed-state demo"));
     console.log(`  Host page        ${bold(host.href)}`);
     console.log(`  Token inspector  ${inspector.href}`);
+    console.log(`  As ChatGPT       ${chatgpt.href}  (a stand-in: _meta stripped, window.openai injected)`);
+    console.log(`  As basic-host    ${basicHost.href}  (no _meta: the servers mirror the token into structuredContent)`);
     console.log(`  Sandbox proxy    ${sandbox.url}  (the View's origin; add &policy=spec to the Host URL for the spec's no-WebAssembly CSP)`);
     for (const s of servers) {
       const kind = s.process ? "Rust, rmcp" : "workerd";

@@ -38,19 +38,21 @@ let defaultBuild;
  *
  * options: port (0 = any free port), key (STATE_KEY; omit for the dev
  * ephemeral key), ttlSeconds (TTL_SECONDS), instance (a label, INSTANCE),
- * allowedOrigins (ALLOWED_ORIGINS, a comma list or "*"), bindings (more env),
+ * allowedOrigins (ALLOWED_ORIGINS, a comma list or "*"), mirror (true:
+ * MIRROR_TO_STRUCTURED_CONTENT, for hosts that drop _meta), bindings (more env),
  * build (a buildWorker() result; by default one shared build), onLog
  * ({ level, message }) => void for the worker's console output (default:
  * printed to stderr).
  *
  * Returns { url, mcpUrl, healthUrl, instance, readyMs, mf, dispose }.
  */
-export async function startServer({ port = 0, key, ttlSeconds, instance = "a", allowedOrigins, bindings = {}, build, onLog } = {}) {
+export async function startServer({ port = 0, key, ttlSeconds, instance = "a", allowedOrigins, mirror, bindings = {}, build, onLog } = {}) {
   const built = build ?? (await (defaultBuild ??= buildWorker()));
   const { Miniflare, Log, LogLevel } = await importTool("miniflare");
   const env = { INSTANCE: instance, ...bindings };
   if (key !== undefined) env.STATE_KEY = key;
   if (ttlSeconds !== undefined) env.TTL_SECONDS = String(ttlSeconds);
+  if (mirror !== undefined) env.MIRROR_TO_STRUCTURED_CONTENT = mirror ? "1" : "0";
   if (allowedOrigins !== undefined) env.ALLOWED_ORIGINS = Array.isArray(allowedOrigins) ? allowedOrigins.join(",") : allowedOrigins;
   const t0 = performance.now();
   const mf = new Miniflare({

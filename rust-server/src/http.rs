@@ -21,7 +21,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use crate::tools::{Shared, TicTacToe, PRINCIPAL_HEADER};
+use crate::tools::{mirror_for, Shared, TicTacToe, MIRROR_QUERY, PRINCIPAL_HEADER};
 
 pub const MCP_PATH: &str = "/mcp";
 pub const HEALTH_PATH: &str = "/health";
@@ -161,6 +161,14 @@ async fn cors(State(state): State<AppState>, request: Request, next: Next) -> Re
             HeaderValue::from_static("600"),
         );
         return (StatusCode::NO_CONTENT, extra, Body::empty()).into_response();
+    }
+    // app.js answers a ?mirror= that is not a switch with a 400, before MCP.
+    if request.uri().path() == MCP_PATH
+        && mirror_for(request.uri().query(), state.shared.mirror).is_none()
+    {
+        let message = format!("{MIRROR_QUERY} must be 1 or 0");
+        let body = json!({ "jsonrpc": "2.0", "error": { "code": -32600, "message": message }, "id": null });
+        return (StatusCode::BAD_REQUEST, extra, Json(body)).into_response();
     }
     let mut response = next.run(request).await;
     response.headers_mut().extend(extra);

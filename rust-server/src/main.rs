@@ -29,7 +29,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::Parser;
+use clap::builder::BoolishValueParser;
+use clap::{ArgAction, Parser};
 use mcp_sealed_state::{Codec, CodecOptions};
 use tokio_util::sync::CancellationToken;
 
@@ -72,6 +73,20 @@ struct Args {
     /// A label for /health and the logs.
     #[arg(long, env = "INSTANCE", default_value = "rust")]
     instance: String,
+    /// Also copy each result's token and viewUUID from `_meta` into its
+    /// structuredContent, for hosts that drop `_meta`; model-visible (see the
+    /// README). A request may choose for itself with `?mirror=1` / `?mirror=0`.
+    #[arg(
+        long = "mirror-to-structured-content",
+        env = "MIRROR_TO_STRUCTURED_CONTENT",
+        action = ArgAction::Set,
+        value_parser = BoolishValueParser::new(),
+        num_args = 0..=1,
+        default_value = "false",
+        default_missing_value = "true",
+        value_name = "BOOL"
+    )]
+    mirror: bool,
     /// Print one JSON line with the URLs once listening (for scripts and tests).
     #[arg(long)]
     json: bool,
@@ -147,6 +162,7 @@ async fn run(args: Args) -> Result<(), String> {
         codec,
         view,
         instance: args.instance.clone(),
+        mirror: args.mirror,
     });
     let cancel = CancellationToken::new();
     let app = http::router(shared.clone(), origins, args.ttl_seconds, cancel.clone());

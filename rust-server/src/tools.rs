@@ -30,6 +30,53 @@ pub const SERVER_NAME: &str = "mcp-sealed-state-tic-tac-toe";
 /// MCP Apps' MIME type for a View resource.
 pub const VIEW_MIME_TYPE: &str = "text/html;profile=mcp-app";
 
+/// The query parameter of /mcp that turns the mirror on or off for one request.
+pub const MIRROR_QUERY: &str = "mirror";
+
+/// A switch's text as clap's `BoolishValueParser` reads it (and app.js's
+/// `parseSwitch`): `None` for anything else.
+pub fn parse_switch(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "" | "0" | "false" | "f" | "no" | "n" | "off" => Some(false),
+        "1" | "true" | "t" | "yes" | "y" | "on" => Some(true),
+        _ => None,
+    }
+}
+
+/// Whether a request with this URI query mirrors: its `?mirror=` when given,
+/// else `default`; `None` when `?mirror=` is not a switch (a 400).
+pub fn mirror_for(query: Option<&str>, default: bool) -> Option<bool> {
+    let asked = query
+        .unwrap_or("")
+        .split('&')
+        .filter_map(|pair| pair.split_once('=').or(Some((pair, ""))))
+        .find(|(name, _)| *name == MIRROR_QUERY);
+    match asked {
+        Some((_, value)) => parse_switch(value),
+        None => Some(default),
+    }
+}
+
+/// For hosts that drop a tool result's `_meta` before the View sees it
+/// (ChatGPT's ui/notifications/tool-result, ext-apps' basic-host): copy the
+/// sealed token and the viewUUID into `structuredContent` under the same
+/// names, where the View reads them last. Model-visible, hence never the
+/// default: the token is signed and its secret part encrypted, but the model
+/// reads its base64url text and it costs context (rust-server/README.md).
+fn mirror_into_structured_content(result: &mut CallToolResult) {
+    let Some(meta) = result.meta.as_ref() else {
+        return;
+    };
+    let Some(Value::Object(structured)) = result.structured_content.as_mut() else {
+        return;
+    };
+    for key in [STATE_META_KEY, VIEW_UUID_META_KEY] {
+        if let Some(value @ Value::String(_)) = meta.0.get(key) {
+            structured.insert(key.into(), value.clone());
+        }
+    }
+}
+
 /// The View: an HTML file read on every `resources/read`, so a rebuilt View
 /// is served without a restart.
 #[derive(Clone, Debug)]
@@ -46,6 +93,8 @@ pub struct Shared {
     pub codec: Codec,
     pub view: Option<View>,
     pub instance: String,
+    /// Mirror `_meta`'s token and viewUUID into structuredContent (unless a request's `?mirror=` says otherwise).
+    pub mirror: bool,
 }
 
 #[derive(Clone)]
@@ -249,8 +298,14 @@ impl ServerHandler for TicTacToe {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let principal = principal_of(&context);
+        // http.rs refused a request whose ?mirror= is not a switch.
+        let mirror = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| mirror_for(parts.uri.query(), self.shared.mirror))
+            .unwrap_or(self.shared.mirror);
         let args = request.arguments.unwrap_or_default();
-        let result = match request.name.as_ref() {
+        let mut result = match request.name.as_ref() {
             "start" => self.result(&game::new_game(), None, &Secret::new(), &principal),
             "move" => self.play(&args, &principal),
             other => {
@@ -260,6 +315,9 @@ impl ServerHandler for TicTacToe {
                 ))
             }
         };
+        if mirror {
+            mirror_into_structured_content(&mut result);
+        }
         Ok(result.into())
     }
 
@@ -320,6 +378,51 @@ mod tests {
 
     fn args(v: Value) -> JsonObject {
         v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn mirror_switch_and_query() {
+        for (query, default, want) in [
+            (None, false, Some(false)),
+            (None, true, Some(true)),
+            (Some(""), true, Some(true)),
+            (Some("a=b"), false, Some(false)),
+            (Some("mirror=1"), false, Some(true)),
+            (Some("x=1&mirror=true"), false, Some(true)),
+            (Some("mirror=0"), true, Some(false)),
+            (Some("mirror"), true, Some(false)),
+            (Some("mirror=OFF"), true, Some(false)),
+            (Some("mirror=2"), false, None),
+            (Some("mirrors=1"), false, Some(false)),
+        ] {
+            assert_eq!(mirror_for(query, default), want, "{query:?} {default}");
+        }
+    }
+
+    #[test]
+    fn the_mirror_copies_the_token_and_the_view_uuid_only() {
+        let mut result = CallToolResult::success(vec![ContentBlock::text("board")]);
+        result.structured_content = Some(json!({ "board": [], "turn": 1 }));
+        let mut meta = JsonObject::new();
+        meta.insert(STATE_META_KEY.into(), json!("v1.a.b"));
+        meta.insert(VIEW_UUID_META_KEY.into(), json!("id-1"));
+        meta.insert("other".into(), json!("not copied"));
+        result.meta = Some(MetaObject(meta));
+        mirror_into_structured_content(&mut result);
+        assert_eq!(
+            result.structured_content,
+            Some(json!({ "board": [], "turn": 1, STATE_META_KEY: "v1.a.b", "viewUUID": "id-1" }))
+        );
+        assert_eq!(
+            result.meta.as_ref().map(|m| m.0.len()),
+            Some(3),
+            "_meta unchanged"
+        );
+
+        // An error result (no _meta, no structuredContent) stays as it is.
+        let mut error = tool_error("no");
+        mirror_into_structured_content(&mut error);
+        assert_eq!(error.structured_content, None);
     }
 
     #[test]

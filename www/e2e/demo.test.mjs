@@ -432,7 +432,15 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     });
     assert.deepEqual(refused, { name: "ViewStateError", code: -32602 });
     assert.deepEqual(await h.localState(first), saved, "nothing stored");
-    const keys = await (await h.proxyOf(first)).evaluate(() => Object.keys(localStorage).sort());
+    const keys = await (
+      await h.proxyOf(first)
+    ).evaluate(
+      (prefix) =>
+        Object.keys(localStorage)
+          .filter((k) => k.startsWith(prefix))
+          .sort(),
+      LOCAL_KEY_PREFIX,
+    );
     assert.deepEqual(keys, [await h.localKey(first), await h.localKey(second)].sort(), "only the two Views' states");
     // And that View keeps playing.
     const free = BOARD_AFTER.indexOf(".");

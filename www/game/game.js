@@ -1,6 +1,8 @@
 // The tic-tac-toe View (an MCP App in a sandboxed iframe). It has no key: it
 // reads the sealed token only to DISPLAY what it claims, echoes it back as the
-// `state` argument of `move`, keeps the freshest one (adoptToken) and saves it,
+// `state` argument of `move`, keeps the freshest one (keepFreshestToken, from
+// the result's `_meta`, ChatGPT's window.openai.toolResponseMetadata or the
+// server's mirror in `structuredContent`, and shows which) and saves it,
 // with its UI state (the selected tab), in the best view-state store this
 // render has (connectWithViewState: "host", "openai", "local" per viewUUID, or
 // "memory"), so that a re-rendered View keeps playing on the same tab. It
@@ -17,8 +19,8 @@
 // JS backend serves it (shown under "Backend").
 import "./zod-jitless.js"; // before ext-apps: see there
 import { App } from "@modelcontextprotocol/ext-apps";
-import { connectWithViewState } from "mcp-sealed-state/app";
-import { STATE_META_KEY, adoptToken, backend, init, isSealedStateError, readTokenUnverified, secondsLeft } from "mcp-sealed-state/widget";
+import { connectWithViewState, keepFreshestToken } from "mcp-sealed-state/app";
+import { backend, init, isSealedStateError, readTokenUnverified, secondsLeft } from "mcp-sealed-state/widget";
 
 const $ = (id) => document.getElementById(id);
 const LINES = [
@@ -33,7 +35,8 @@ const LINES = [
 ];
 
 const ui = {
-  token: null, // the freshest token
+  token: null, // the freshest token (keeper.token)
+  source: null, // where it came from (keeper.source)
   expired: false, // the server refused the token: "expired, start over"
   busy: false, // a tool call is in flight
   message: null, // a game error (occupied cell, ...), not a token problem
@@ -43,8 +46,13 @@ const ui = {
   saveNote: "—",
 };
 
-const tokenResult = (token) => ({ _meta: { [STATE_META_KEY]: token } });
 const TABS = ["payload", "claims", "raw"];
+const SOURCES = {
+  _meta: "_meta (the tool result)",
+  toolResponseMetadata: "window.openai.toolResponseMetadata",
+  structuredContent: "structuredContent (the server's mirror)",
+  offer: "the restored view state",
+};
 const STORES = {
   host: "host (ui/set-view-state)",
   openai: "openai (window.openai widget state)",
@@ -95,40 +103,61 @@ function selectTab(tab) {
 }
 
 // ------------------------------------------------------------------ results
-// The result the Host sends for the call that opened this View. On a re-render
-// the Host replays the same result, and the restored token came from it or
-// from a later move; so the restored token counts as the newer one (it also
-// wins a tie of expiry seconds, which adoptToken gives to the newer token).
-let firstHostResult = true;
-function onHostResult(result) {
-  const restored = ui.viewState?.restored;
-  if (firstHostResult && typeof restored?.token === "string") {
-    firstHostResult = false;
-    ui.token = adoptToken(adoptToken(null, result), tokenResult(restored.token));
-    ui.expired = restored.expired === true && ui.token === restored.token;
+// The keeper listens to the Host's tool results (and to window.openai where
+// the Host is ChatGPT) and takes the results of our own calls; the View shows
+// and saves whatever it keeps. On a re-render the Host replays the result of
+// the call that opened this View, and the restored token came from it or from
+// a later move: it is offered after the replayed result, which the keeper's
+// rule lets replace a token from the Host (never one from our own call).
+const app = new App({ name: "mcp-sealed-state tic-tac-toe", version: "0.1.0" }, {}, { autoResize: true });
+let restoredExpired = false; // the saved state said the server had refused the restored token
+let firstHostResult = true; // until the render's result and the restored state are settled
+const keeper = keepFreshestToken(app, {
+  onchange: () => {
+    restoredExpired = false;
+    sync();
     render();
-    if (ui.token !== restored.token) persist();
-    return;
-  }
-  firstHostResult = false;
-  onResult(result);
+    // Before the render's result is settled with the restored state, a change is not worth saving over it.
+    if (!firstHostResult) persist();
+  },
+  onexpired: () => {
+    sync();
+    render();
+    persist();
+  },
+});
+function sync() {
+  ui.token = keeper.token;
+  ui.source = keeper.source;
+  ui.expired = keeper.expired || (restoredExpired && ui.token !== null);
 }
 
-function onResult(result, { fresh = false } = {}) {
+function onHostResult(result) {
+  const restored = ui.viewState?.restored;
+  const first = firstHostResult;
+  if (first && typeof restored?.token === "string") {
+    keeper.offer(restored.token);
+    restoredExpired = restored.expired === true && keeper.token === restored.token;
+  }
+  firstHostResult = false;
+  ui.lastMove = result?.structuredContent?.lastMove ?? null;
+  sync();
+  render();
+  // Save what this render holds unless it is what was restored.
+  if (!first || keeper.token !== (restored?.token ?? null)) persist();
+}
+
+function onResult(result) {
   ui.message = null;
   if (isSealedStateError(result)) {
-    ui.expired = true;
+    // The keeper has marked it expired: "expired, start over".
   } else if (result?.isError) {
     ui.message = result.content?.find((c) => c.type === "text")?.text ?? "The server refused that move.";
   } else {
-    // `fresh`: a new game replaces whatever we held, even a (forged) token claiming a later expiry.
-    const next = adoptToken(fresh ? null : ui.token, result);
-    if (next !== ui.token) ui.expired = false;
-    ui.token = next;
     ui.lastMove = result?.structuredContent?.lastMove ?? null;
   }
+  sync();
   render();
-  persist();
 }
 
 async function call(name, args) {
@@ -137,7 +166,10 @@ async function call(name, args) {
   render();
   try {
     const result = await app.callServerTool({ name, arguments: args });
-    onResult(result, { fresh: name === "start" });
+    // A new game replaces whatever we held, even a token from the Host (restored, or forged).
+    if (name === "start" && !result?.isError) keeper.reset();
+    keeper.adopt(result); // its token replaces ours; a refusal sets keeper.expired
+    onResult(result);
   } catch (e) {
     ui.message = `The call failed: ${e.message}`;
     render();
@@ -206,6 +238,9 @@ function renderMeta(c = claims()) {
   $("bound").textContent = c ? (c.bound ? "yes (to a principal)" : "no") : "—";
   $("exp").textContent = c ? new Date(c.exp * 1000).toLocaleTimeString() : "—";
   $("vs-status").textContent = ui.saveNote;
+  $("source").textContent = SOURCES[ui.source] ?? "—";
+  if (ui.source) document.body.dataset.source = ui.source;
+  else delete document.body.dataset.source;
   const t = $("token");
   t.textContent = ui.token ?? "";
   t.dataset.token = ui.token ?? "";
@@ -223,9 +258,12 @@ function renderTabs() {
 }
 
 function renderStore() {
-  const store = ui.viewState?.store;
-  $("store").textContent = STORES[store] ?? "…";
+  const vs = ui.viewState;
+  const store = vs?.store;
+  const through = vs?.writeThrough ? `, written through to ${vs.writeThrough}` : "";
+  $("store").textContent = store ? `${STORES[store]}${through}` : "…";
   if (store) document.body.dataset.store = store;
+  if (vs?.writeThrough) document.body.dataset.writeThrough = vs.writeThrough;
 }
 
 function renderClock() {
@@ -260,24 +298,25 @@ $("play-again").addEventListener("click", () => call("start", {}));
 setInterval(renderClock, 250);
 
 // ------------------------------------------------------------------ connect
-const app = new App({ name: "mcp-sealed-state tic-tac-toe", version: "0.1.0" }, {}, { autoResize: true });
-// Register before connect. The Host's tool-result may arrive before connect()
-// resolves in our code, so it waits for the store and the restored view state
-// (for "local" those are settled by that very result, which carries the viewUUID).
+// Register before connect (the keeper above listens from its creation). The
+// Host's tool-result may arrive before connect() resolves in our code, so this
+// listener waits for the store and the restored view state (for "local" those
+// are settled by that very result, which carries the viewUUID).
 let settled;
 const ready = new Promise((r) => (settled = r));
 app.ontoolresult = (params) => ready.then(() => onHostResult(params));
 app.ontoolinput = () => {};
 
-window.gameView = { ui, app }; // for tests and the curious
+window.gameView = { ui, app, keeper }; // for tests and the curious
 render();
 const viewState = await connectWithViewState(app);
 await viewState.ready;
 ui.viewState = viewState;
 const restored = viewState.restored;
 if (TABS.includes(restored?.tab)) ui.tab = restored.tab;
-const limit = viewState.maxBytes === null ? "" : ` (max ${viewState.maxBytes} bytes)`;
-ui.saveNote = viewState.store === "memory" ? "kept in this View only" : `${restored ? "restored" : "nothing saved yet"}${limit}`;
+const limit = ` (max ${viewState.maxBytes} bytes)`;
+const from = viewState.restoredFrom && viewState.restoredFrom !== viewState.store ? ` from ${viewState.restoredFrom}` : "";
+ui.saveNote = viewState.store === "memory" ? "kept in this View only" : `${restored ? `restored${from}` : "nothing saved yet"}${limit}`;
 settled();
 renderStore();
 render();

@@ -25,11 +25,19 @@
 // ("host": ui/set-view-state offered, the default; "off": a plain AppBridge, as
 // the shipping hosts have), frame ("opaque": the View without allow-same-origin,
 // the default; "storage": with it, so the View has the sandbox origin's storage,
-// as on a host that keeps per-view state in the frame).
+// as on a host that keeps per-view state in the frame), meta ("keep": the
+// View gets the whole tool result, the default; "drop": the tool-result
+// notification carries only `content` and `structuredContent`, as ext-apps'
+// basic-host sends it, issue 646), surface ("mcp", the default; "chatgpt": a
+// stand-in of ChatGPT's documented surface, ./openai-surface.js: `_meta`
+// stripped from what the View is given, `window.openai` injected with the
+// result's `_meta` as toolResponseMetadata and a structured widgetState kept
+// per call by this page, `openai:set_globals` on each later result).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { DEFAULT_VIEW_STATE_MAX_BYTES, ViewStateAppBridge, localStorageViewState } from "mcp-sealed-state/app-bridge";
 import { adoptToken, STATE_META_KEY } from "mcp-sealed-state/widget";
+import { SET_WIDGET_STATE_METHOD, globalsFor, setGlobals, withOpenAi, withoutMeta } from "./openai-surface.js";
 
 const $ = (id) => document.getElementById(id);
 const qs = new URLSearchParams(location.search);
@@ -40,6 +48,14 @@ const STORE_PREFIX = "mcp-sealed-state-demo";
 const CALLS_KEY = `${STORE_PREFIX}:calls`;
 /** The Host derives each View instance's key; the View never chooses it. */
 const viewStateKey = (callId) => `${STORE_PREFIX}:view-state:${callId}`;
+/** surface=chatgpt: the widget state window.openai.setWidgetState gave, per call. */
+const widgetStateKey = (callId) => `${STORE_PREFIX}:widget-state:${callId}`;
+/**
+ * surface=chatgpt: the widget state of a call's first render, structured as
+ * ChatGPT's is, with `modelContent` and `imageIds` as a page would have set
+ * them: a View's view state must go into `privateContent` and keep them.
+ */
+const FIRST_WIDGET_STATE = Object.freeze({ modelContent: { note: "set by the page: the model sees this" }, imageIds: ["file-stand-in-1"] });
 
 const servers = (qs.get("servers") ?? "")
   .split(",")
@@ -51,10 +67,40 @@ const policy = Object.hasOwn(POLICIES, qs.get("policy") ?? "") ? qs.get("policy"
 const offerViewState = qs.get("viewstate") !== "off";
 const viewSandbox = qs.get("frame") === "storage" ? "allow-scripts allow-same-origin" : "allow-scripts";
 const sandboxOrigin = new URL(qs.get("sandbox") || `${location.protocol}//${location.hostname}:${Number(location.port) + 1}`).origin;
+const dropMeta = qs.get("meta") === "drop";
+const chatgpt = qs.get("surface") === "chatgpt";
 
 // Counters for tests and for the curious: tool calls this page load made, by name.
 const stats = { toolCalls: {}, requests: 0 };
-window.demoHost = { stats, servers: servers.map(String), user, policy, offerViewState, viewSandbox, sandboxOrigin, calls: () => loadCalls(), views: new Map() };
+window.demoHost = {
+  stats,
+  servers: servers.map(String),
+  user,
+  policy,
+  offerViewState,
+  viewSandbox,
+  sandboxOrigin,
+  dropMeta,
+  surface: chatgpt ? "chatgpt" : "mcp",
+  calls: () => loadCalls(),
+  widgetState: (callId) => loadWidgetState(callId),
+  views: new Map(),
+};
+
+function loadWidgetState(callId) {
+  try {
+    return JSON.parse(localStorage.getItem(widgetStateKey(callId)) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+/** What the View is given of a result: all of it, or what this Host's meta/surface setting leaves. */
+function forView(result) {
+  if (chatgpt) return withoutMeta(result);
+  if (dropMeta) return { content: result.content, structuredContent: result.structuredContent };
+  return result;
+}
 
 // ------------------------------------------------------------------ persistence
 function loadCalls() {
@@ -230,7 +276,7 @@ function renderCall(call, { prepend = false } = {}) {
           : `view state: ${new TextEncoder().encode(JSON.stringify(kept)).length} bytes restored`;
     // The call that opened this View, replayed on every render (no new tools/call).
     await bridge.sendToolInput({ arguments: call.arguments ?? {} });
-    await bridge.sendToolResult(call.result);
+    await bridge.sendToolResult(forView(call.result));
     node.dataset.ready = "true";
   };
   bridge.oncalltool = async (params) => {
@@ -243,7 +289,10 @@ function renderCall(call, { prepend = false } = {}) {
       showToken();
     }
     lastNote.textContent = `${params.name} → ${result.isError ? "error" : "ok"} in ${Math.round(performance.now() - t0)} ms`;
-    return result;
+    // ChatGPT's stand-in: the later result reaches window.openai's globals, after the View has the call's answer.
+    if (chatgpt) setTimeout(() => setGlobals(iframe.contentWindow, { toolOutput: result.structuredContent ?? null, toolResponseMetadata: result._meta ?? null }));
+    // basic-host forwards the View's own calls whole (only its notification drops _meta); ChatGPT's bridge strips them too.
+    return chatgpt ? withoutMeta(result) : result;
   };
   bridge.onsizechange = ({ height }) => {
     if (typeof height === "number" && height > 0) iframe.style.height = `${Math.ceil(height)}px`;
@@ -271,7 +320,17 @@ function renderCall(call, { prepend = false } = {}) {
 
   // Each load of the proxy announces itself; it then gets the View's HTML.
   let resource = null;
-  bridge.onsandboxready = () => bridge.sendSandboxResourceReady({ html: resource.html, sandbox: viewSandbox });
+  const htmlForRender = () =>
+    chatgpt ? withOpenAi(resource.html, globalsFor({ toolInput: call.arguments, result: call.result, widgetState: loadWidgetState(call.id) ?? FIRST_WIDGET_STATE })) : resource.html;
+  bridge.onsandboxready = () => bridge.sendSandboxResourceReady({ html: htmlForRender(), sandbox: viewSandbox });
+  if (chatgpt) {
+    // window.openai.setWidgetState in the View: this page keeps it per call, as ChatGPT keeps it per message.
+    window.addEventListener("message", (event) => {
+      if (event.source !== iframe.contentWindow || event.data?.jsonrpc !== "2.0" || event.data.method !== SET_WIDGET_STATE_METHOD) return;
+      localStorage.setItem(widgetStateKey(call.id), JSON.stringify(event.data.params?.state ?? null));
+      node.dataset.widgetStateSaves = String(Number(node.dataset.widgetStateSaves ?? 0) + 1);
+    });
+  }
 
   // Connect to the iframe's WindowProxy before it navigates; it stays the same
   // object across reloads of the iframe, each of which is a new render.
@@ -299,6 +358,7 @@ function renderCall(call, { prepend = false } = {}) {
     window.demoHost.views.delete(call.id);
     saveCalls(loadCalls().filter((c) => c.id !== call.id));
     localStorage.removeItem(viewStateKey(call.id)); // closing a call deletes its view state
+    localStorage.removeItem(widgetStateKey(call.id));
     $("no-calls").hidden = loadCalls().length > 0;
   });
   return ready;
@@ -358,7 +418,8 @@ function renderServer() {
   $("policy").dataset.policy = policy;
   $("sandbox-origin").textContent = sandboxOrigin;
   $("host-view-state").textContent =
-    `${offerViewState ? "ui/set-view-state offered" : "not offered (viewstate=off)"}; View frame ${viewSandbox.includes("allow-same-origin") ? "with storage (frame=storage)" : "opaque"}`;
+    `${offerViewState ? "ui/set-view-state offered" : "not offered (viewstate=off)"}; View frame ${viewSandbox.includes("allow-same-origin") ? "with storage (frame=storage)" : "opaque"}` +
+    (chatgpt ? "; ChatGPT's surface (a stand-in): _meta stripped, window.openai injected" : dropMeta ? "; tool-result without _meta (meta=drop, as basic-host)" : "");
   for (const a of document.querySelectorAll("[data-switch-policy]")) {
     const next = new URL(location.href);
     next.searchParams.set("policy", a.dataset.switchPolicy);

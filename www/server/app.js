@@ -19,6 +19,13 @@
 //   ALLOWED_ORIGINS  comma-separated Origin hostnames a browser page may call
 //                    from; default localhost, 127.0.0.1, [::1]; "*" allows any.
 //   INSTANCE         a label shown by /health and in server logs.
+//   MIRROR_TO_STRUCTURED_CONTENT
+//                    "1" / "true": also copy the token and the viewUUID of each
+//                    result's _meta into its structuredContent, for hosts that
+//                    drop _meta (ChatGPT's View notification, ext-apps'
+//                    basic-host). Off by default: structuredContent is
+//                    model-visible (see mirrorForHostsWithoutMeta). A request
+//                    may choose for itself with ?mirror=1 or ?mirror=0 on /mcp.
 //
 // The principal. Tokens are bound (`{ bind }`) to the value of the
 // `X-Demo-User` request header ("anonymous" when absent), so a token sealed
@@ -42,6 +49,8 @@ export const PRINCIPAL_HEADER = "X-Demo-User";
 export const DEFAULT_PRINCIPAL = "anonymous";
 export const DEFAULT_TTL_SECONDS = 600;
 export const SERVER_INFO = Object.freeze({ name: "mcp-sealed-state-tic-tac-toe", version: "0.1.0" });
+/** The query parameter of /mcp that turns the mirror on ("1") or off ("0") for that request. */
+export const MIRROR_QUERY = "mirror";
 
 /** Request headers a browser Host may send (the preflight allows exactly these). */
 export const CORS_ALLOW_HEADERS = ["Content-Type", "Accept", "Mcp-Session-Id", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Last-Event-ID", PRINCIPAL_HEADER];
@@ -56,6 +65,8 @@ export function configFromEnv(env = {}) {
   const rawTtl = env.TTL_SECONDS === undefined || env.TTL_SECONDS === "" ? DEFAULT_TTL_SECONDS : Number(env.TTL_SECONDS);
   if (!Number.isInteger(rawTtl)) throw new RangeError(`TTL_SECONDS must be an integer number of seconds (got ${JSON.stringify(env.TTL_SECONDS)})`);
   const origins = String(env.ALLOWED_ORIGINS ?? "").trim();
+  const mirror = parseSwitch(env.MIRROR_TO_STRUCTURED_CONTENT);
+  if (mirror === undefined) throw new RangeError(`MIRROR_TO_STRUCTURED_CONTENT must be 1 or 0 (or true, false, on, off; got ${JSON.stringify(env.MIRROR_TO_STRUCTURED_CONTENT)})`);
   return {
     key,
     ttlSeconds: rawTtl,
@@ -70,7 +81,52 @@ export function configFromEnv(env = {}) {
             .map((s) => s.trim())
             .filter(Boolean),
     instance: env.INSTANCE ?? "default",
+    mirror,
   };
+}
+
+// A switch as the Rust server's clap reads it (BoolishValueParser): on, off
+// (also when unset or empty), or undefined for anything else (refused).
+const SWITCH_ON = ["1", "true", "t", "yes", "y", "on"];
+const SWITCH_OFF = ["", "0", "false", "f", "no", "n", "off"];
+function parseSwitch(value) {
+  if (value === undefined || value === null) return false;
+  const text = String(value).trim().toLowerCase();
+  return SWITCH_ON.includes(text) ? true : SWITCH_OFF.includes(text) ? false : undefined;
+}
+
+/**
+ * Whether this request's results mirror the token and the viewUUID into
+ * structuredContent: `?mirror=1` / `?mirror=0` on the MCP URL (a Host's
+ * connector URL can carry it), else the server's setting. Undefined for another value.
+ */
+export function mirrorFor(url, config) {
+  const asked = url.searchParams.get(MIRROR_QUERY);
+  return asked === null ? config.mirror : parseSwitch(asked);
+}
+
+/**
+ * For hosts that drop a tool result's `_meta` before the View sees it
+ * (ChatGPT's ui/notifications/tool-result, ext-apps' basic-host): a copy of
+ * `result` whose `structuredContent` also carries `_meta`'s sealed token
+ * (STATE_META_KEY) and viewUUID, under the same names, where the View reads
+ * them last (SPEC "Where the token and the viewUUID reach the View").
+ *
+ * Never the default, because structuredContent is model-visible: the model
+ * sees the token (signed, so it cannot alter it unnoticed; its secret part
+ * encrypted, so it reads nothing the server keeps there; the rest of the
+ * payload is readable base64url JSON, as it is to the View) and spends context
+ * on it: the demo's 361-character token is about 245 o200k tokens, which takes
+ * a result's structuredContent from about 40 to about 320 (README.md). A tool
+ * with an outputSchema must admit the two properties.
+ */
+export function mirrorForHostsWithoutMeta(result) {
+  const meta = result?._meta;
+  if (meta === null || typeof meta !== "object") return result;
+  const mirrored = {};
+  for (const key of [STATE_META_KEY, VIEW_UUID_META_KEY]) if (typeof meta[key] === "string") mirrored[key] = meta[key];
+  if (Object.keys(mirrored).length === 0) return result;
+  return { ...result, structuredContent: { ...result.structuredContent, ...mirrored } };
 }
 
 // One codec per (key, ttl) per isolate. The codec is configuration, not
@@ -126,24 +182,29 @@ const isSecret = (s) => s !== null && typeof s === "object" && typeof s.gameId =
  *              for an MCP Apps View)
  *   extend     (server, { codec, principal }) => void: register more tools or
  *              the View's `ui://` resource on the same server
+ *   mirror     true: every result also carries the token and the viewUUID in
+ *              structuredContent (mirrorForHostsWithoutMeta); default false
  *   onRefused  ({ tool, reason, principal }) => void: a token failed to open;
  *              `reason` is for server logs only and never reaches the client
  *   serverInfo { name, version }
  */
-export function buildDemoServer({ codec, principal, toolMeta, extend, onRefused, serverInfo = SERVER_INFO }) {
+export function buildDemoServer({ codec, principal, toolMeta, extend, onRefused, mirror = false, serverInfo = SERVER_INFO }) {
   if (!(codec instanceof StateCodec)) throw new TypeError("buildDemoServer: codec must be a StateCodec");
   if (typeof principal !== "string") throw new TypeError("buildDemoServer: principal must be a string");
   const server = new McpServer({ ...serverInfo });
 
   // What the server keeps from the client, the Host and the model: its own id
   // for the game and the move count, in the token's secret part.
-  const result = (game, lastMove, secret) => ({
-    content: [{ type: "text", text: describe(game, { lastMove }) }],
-    structuredContent: publicView(game, { lastMove }),
-    // Not model-visible: the widget adopts the token and echoes it back as `state`;
-    // a fresh viewUUID per result lets a View keep its UI state per rendered result (ext-apps' pattern).
-    _meta: { [STATE_META_KEY]: codec.seal(game, { bind: principal, secret }), [VIEW_UUID_META_KEY]: crypto.randomUUID() },
-  });
+  const result = (game, lastMove, secret) => {
+    const out = {
+      content: [{ type: "text", text: describe(game, { lastMove }) }],
+      structuredContent: publicView(game, { lastMove }),
+      // Not model-visible: the widget adopts the token and echoes it back as `state`;
+      // a fresh viewUUID per result lets a View keep its UI state per rendered result (ext-apps' pattern).
+      _meta: { [STATE_META_KEY]: codec.seal(game, { bind: principal, secret }), [VIEW_UUID_META_KEY]: crypto.randomUUID() },
+    };
+    return mirror ? mirrorForHostsWithoutMeta(out) : out;
+  };
 
   server.registerTool(
     "start",
@@ -254,6 +315,8 @@ export async function handleRequest(request, env = {}, options = {}) {
   }
   if (url.pathname !== MCP_PATH) return json(404, { ok: false, error: "not found" }, cors);
 
+  const mirror = mirrorFor(url, config);
+  if (mirror === undefined) return json(400, { jsonrpc: "2.0", error: { code: -32600, message: `${MIRROR_QUERY} must be 1 or 0` }, id: null }, cors);
   const principal = principalOf(request);
   const handler = createMcpHandler(
     () =>
@@ -263,6 +326,7 @@ export async function handleRequest(request, env = {}, options = {}) {
         toolMeta: options.toolMeta,
         extend: options.extend,
         serverInfo: options.serverInfo,
+        mirror,
         onRefused: ({ tool, reason }) => log("warn", `[${config.instance}] ${tool}: sealed state refused, reason=${reason}, principal=${JSON.stringify(principal)}`),
       }),
     { onerror: (error) => log("error", `[${config.instance}] mcp: ${error?.message ?? error}`) },
