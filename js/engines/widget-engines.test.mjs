@@ -213,6 +213,32 @@ frame.srcdoc = doc;
 document.body.append(frame);
 `;
 
+// What the engine itself does when the CSP refuses WebAssembly, step by step:
+// compiling, then instantiating, synchronously and not. The widget relies on
+// the synchronous path (new Module, then new Instance in initSync) throwing
+// somewhere, after which the JS twin stays.
+const REFUSAL_PROBE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>probe</title></head>
+<body><script>
+const bytes = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+const said = (e) => e.name + ": " + e.message;
+const r = { type: "result", validate: WebAssembly.validate(bytes) };
+let module;
+try {
+  module = new WebAssembly.Module(bytes);
+  r.module = "compiled";
+  new WebAssembly.Instance(module);
+  r.instance = "instantiated";
+} catch (e) {
+  r[module ? "instance" : "module"] = said(e);
+}
+const settle = (p, ok) => p.then(() => ok, said);
+Promise.all([settle(WebAssembly.compile(bytes), "compiled"), settle(WebAssembly.instantiate(bytes), "instantiated")]).then(([compile, instantiate]) =>
+  parent.postMessage({ ...r, compile, instantiate }, "*"),
+);
+</script></body></html>
+`;
+
 const ENGINE_LIST = (process.env.ENGINES ?? "chromium,firefox,webkit").split(",").filter(Boolean);
 const rows = inputs();
 const cases = rows.map(([, input]) => input);
@@ -305,5 +331,25 @@ for (const engine of ENGINE_LIST) {
         if (engine !== "chromium" && seen.chromium?.[policy]) assertSameOutcomes(result.then, seen.chromium[policy], `${engine} vs Chromium`);
       });
     }
+
+    test("without 'wasm-unsafe-eval' the engine refuses WebAssembly: new Module or new Instance throws, instantiate rejects", async (t) => {
+      await session.navigate(`${server.url}host.html`);
+      const { got, hostErrors } = JSON.parse(await session.executeAsync(RUN_IN_FRAME, srcdocFor(REFUSAL_PROBE, "no-wasm", { token: null, nowMs: NOW_MS })));
+      const result = got.find((m) => m.type === "result");
+      assert.ok(result, JSON.stringify(got));
+      const violations = got.filter((m) => m.type === "csp");
+      t.diagnostic(
+        `new WebAssembly.Module: ${result.module}; new WebAssembly.Instance: ${result.instance ?? "(not reached)"}; WebAssembly.compile: ${result.compile}; WebAssembly.instantiate: ${result.instantiate}; validate: ${result.validate}; CSP violations reported: ${JSON.stringify(violations)}`,
+      );
+      assert.deepEqual(hostErrors, []);
+      assert.deepEqual(
+        got.filter((m) => m.type === "error"),
+        [],
+      );
+      assert.ok(result.module !== "compiled" || result.instance !== "instantiated", "the synchronous path throws");
+      assert.notEqual(result.instantiate, "instantiated", "the asynchronous path rejects");
+      assert.equal(result.validate, true, "validating is not compiling: the CSP allows it");
+      for (const v of violations) assert.equal(v.directive, "script-src", JSON.stringify(v));
+    });
   });
 }
