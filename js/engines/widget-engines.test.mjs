@@ -17,12 +17,13 @@
 //   node --test js/engines/widget-engines.test.mjs
 //   ENGINES=firefox node --test js/engines/widget-engines.test.mjs   (a subset)
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import * as esbuild from "esbuild";
 import { POLICIES, srcdocFor } from "../bundlers.mjs";
-import { CONSUMER, ROOT, importPackage } from "../test/support.mjs";
+import { CONSUMER, JS_DIR, PACKAGE_DIR, ROOT, importPackage } from "../test/support.mjs";
 import { ENGINES, engineInstalled, startSession } from "../lib/webdriver.mjs";
 import { serve } from "../lib/serve.mjs";
 
@@ -270,11 +271,12 @@ function assertSameOutcomes(actual, expected, what) {
   assert.equal(diff.length, 0, `${what}: ${diff.length} rows differ:\n${diff.slice(0, 5).join("\n")}`);
 }
 
-test("the inputs: every SDK vector reads, hostile rows are refused, the megabyte rows sit at the reader's limit", () => {
+test("the inputs: every SDK vector reads, hostile rows are refused, the megabyte rows sit at the reader's limit", (t) => {
   const names = rows.map(([name]) => name);
   const at = (name) => reference[names.indexOf(name)];
   const vectors = names.filter((n) => n.startsWith("vector "));
   assert.ok(vectors.length >= 40);
+  t.diagnostic(`${vectors.length} SDK vectors, ${rows.length - vectors.length} hostile rows`);
   for (const name of vectors) assert.match(at(name), /^\{"view":\{"payload":/, name);
   const refused = reference.filter((r) => r.startsWith('{"threw":{"name":"SealedStateError","reason":"malformed"'));
   assert.ok(refused.length >= 30, `hostile rows refused: ${refused.length}`);
@@ -284,6 +286,35 @@ test("the inputs: every SDK vector reads, hostile rows are refused, the megabyte
   assert.match(at("not strings #4"), /"reason":"malformed"/);
   assert.ok(at(`JSON ${DEEP} deep #0`).startsWith(`{"view":{"payload":${"[".repeat(DEEP)}${"]".repeat(DEEP)},`), "the deep payload is written out whole");
   assert.ok(at("payloads JSON.parse may treat differently #1").startsWith('{"view":{"payload":[-0,0.1,1e-7,1e+21,1.2345678901234568e+29,Infinity,-Infinity,5e-324,0],'));
+});
+
+/**
+ * Whether binaryen (npm, the wasm-opt of js/build.mjs) validates a wasm with
+ * every feature but SIMD128. In a child process: its validator prints the
+ * whole offending function to stdout.
+ */
+function validatesWithoutSimd(file) {
+  const run = spawnSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `import binaryen from "binaryen";
+import { readFileSync } from "node:fs";
+const m = binaryen.readBinary(readFileSync(process.argv[1]));
+m.setFeatures(binaryen.Features.All & ~binaryen.Features.SIMD128);
+process.exitCode = m.validate() ? 0 : 3;`,
+      file,
+    ],
+    { cwd: JS_DIR, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 << 20 },
+  );
+  assert.ok(run.status === 0 || run.status === 3, `binaryen: ${run.status} ${run.stderr}`);
+  return run.status === 0;
+}
+
+test("the widget's wasm uses no SIMD (the edge's, built with +simd128, does): it runs in engines without wasm SIMD", () => {
+  assert.equal(validatesWithoutSimd(join(PACKAGE_DIR, "wasm/widget_bg.wasm")), true);
+  assert.equal(validatesWithoutSimd(join(PACKAGE_DIR, "wasm/edge_bg.wasm")), false, "the check sees SIMD where there is some");
 });
 
 for (const engine of ENGINE_LIST) {
