@@ -1,10 +1,11 @@
 // `mcp-sealed-state/widget` in the three browser engines a View meets:
 // Chromium (Chrome, Edge, Electron hosts), Firefox ESR (Gecko) and WebKit
 // (WebKitGTK here; Safari's engine, which ChatGPT and Claude use on macOS and
-// iOS). Each runs the same one-file View (the packed package bundled by
-// esbuild) the way hosts run Views: a sandboxed srcdoc iframe under a CSP
-// with connect-src 'none', once with 'wasm-unsafe-eval' (the wasm serves) and
-// once without it (the JS twin serves, with no error). The View reads the SDK
+// iOS). Each runs the same View the way hosts run Views, a sandboxed srcdoc
+// iframe under a CSP with connect-src 'none', once with 'wasm-unsafe-eval'
+// (the wasm serves) and once without it (the JS twin serves, with no error);
+// in two forms: one file (the packed package bundled by esbuild), and native
+// ES modules imported from the packed package on an allowed resource domain. The View reads the SDK
 // vectors and hostile inputs before the wasm is ready and after init(), and
 // every engine's results must equal Node's and Chromium's, text for text.
 //
@@ -187,6 +188,19 @@ async function viewHtml() {
   return `<!doctype html>\n<html><head><meta charset="utf-8"><title>view</title></head>\n<body><script>${js}</script></body></html>\n`;
 }
 
+/**
+ * The same View as native ES modules: the packed package's browser entry
+ * imported from a resource domain the CSP allows (the server here, with CORS,
+ * as the View's opaque origin needs), with no bundler in between.
+ */
+function moduleSrcdoc(policy, cases) {
+  const source = VIEW_SOURCE.replace('from "mcp-sealed-state/widget"', `from "${server.url}pkg/widget/browser.js"`);
+  assert.notEqual(source, VIEW_SOURCE);
+  const page = `<!doctype html>\n<html><head><meta charset="utf-8"><title>view</title></head>\n<body><script type="module">${source}</script></body></html>\n`;
+  const allowed = POLICIES[policy].replace("script-src 'unsafe-inline'", `script-src 'unsafe-inline' ${server.url.slice(0, -1)}`);
+  return srcdoc(page, policy, cases).replace(POLICIES[policy], allowed);
+}
+
 /** The View's HTML with the host's CSP and reporters (js/bundlers.mjs) and its inputs. */
 function srcdoc(html, policy, cases) {
   const input = JSON.stringify({ cases, nowMs: NOW_MS }).replaceAll("<", "\\u003c");
@@ -253,7 +267,7 @@ before(async () => {
   const dir = join(ROOT, "js/out/engines");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "host.html"), "<!doctype html><html><head><meta charset=utf-8><title>host</title></head><body></body></html>\n");
-  server = await serve({ mounts: { "/": dir } });
+  server = await serve({ mounts: { "/": dir, "/pkg/": PACKAGE_DIR } });
   const w = await importPackage("/widget");
   await w.init();
   assert.equal(w.backend(), "wasm");
@@ -327,40 +341,44 @@ for (const engine of ENGINE_LIST) {
     });
     after(() => session?.close());
 
-    for (const policy of Object.keys(POLICIES)) {
-      const wasm = policy === "wasm";
-      test(`a sandboxed srcdoc View ${wasm ? "with" : "without"} 'wasm-unsafe-eval': backend "${wasm ? "wasm" : "js"}", no error, results equal Node's and Chromium's`, async (t) => {
-        await session.navigate(`${server.url}host.html`);
-        const { got, hostErrors } = JSON.parse(await session.executeAsync(RUN_IN_FRAME, srcdoc(html, policy, cases)));
-        const result = got.find((m) => m.type === "result");
-        assert.ok(result, `the View reported: ${JSON.stringify(got).slice(0, 2000)}`);
-        t.diagnostic(`${session.capabilities.browserName} ${session.capabilities.browserVersion}: ${result.userAgent}; WebAssembly ${result.webAssembly}, SIMD ${result.simd}`);
-        assert.deepEqual(hostErrors, []);
-        assert.deepEqual(
-          got.filter((m) => m.type === "error"),
-          [],
-          "no error and no unhandled rejection in the View",
-        );
-        const violations = got.filter((m) => m.type === "csp");
-        t.diagnostic(`CSP violations reported: ${JSON.stringify(violations)}`);
-        if (wasm) {
-          assert.deepEqual(violations, [], "no CSP violation");
-        } else {
-          // Compiling WebAssembly is the only thing the policy refuses; the page goes on.
-          assert.ok(violations.length <= 1, JSON.stringify(violations));
-          for (const v of violations) assert.equal(v.directive, "script-src", JSON.stringify(v));
-        }
-        assert.equal(result.webAssembly, "object");
-        assert.equal(typeof result.simd, "boolean", "WebAssembly.validate answers");
-        assert.equal(result.atImport, "js", "the JS twin serves the first call, before the wasm is ready");
-        // The widget build has no SIMD: its wasm serves wherever WebAssembly is allowed, SIMD or not.
-        assert.equal(result.settled, wasm ? "wasm" : "js");
-        assert.equal(result.now, result.settled);
-        assertSameOutcomes(result.first, reference, `${engine}, before init (JS twin) vs Node`);
-        assertSameOutcomes(result.then, reference, `${engine}, after init (${result.settled}) vs Node`);
-        seen[engine] = { ...seen[engine], [policy]: result.then };
-        if (engine !== "chromium" && seen.chromium?.[policy]) assertSameOutcomes(result.then, seen.chromium[policy], `${engine} vs Chromium`);
-      });
+    const forms = { "one file (esbuild)": (policy) => srcdoc(html, policy, cases), "ES modules from a resource domain": (policy) => moduleSrcdoc(policy, cases) };
+    for (const [form, page] of Object.entries(forms)) {
+      for (const policy of Object.keys(POLICIES)) {
+        const wasm = policy === "wasm";
+        const key = `${form}, ${policy}`;
+        test(`a sandboxed srcdoc View, ${form}, ${wasm ? "with" : "without"} 'wasm-unsafe-eval': backend "${wasm ? "wasm" : "js"}", no error, results equal Node's and Chromium's`, async (t) => {
+          await session.navigate(`${server.url}host.html`);
+          const { got, hostErrors } = JSON.parse(await session.executeAsync(RUN_IN_FRAME, page(policy)));
+          const result = got.find((m) => m.type === "result");
+          assert.ok(result, `the View reported: ${JSON.stringify(got).slice(0, 2000)}`);
+          t.diagnostic(`${session.capabilities.browserName} ${session.capabilities.browserVersion}: ${result.userAgent}; WebAssembly ${result.webAssembly}, SIMD ${result.simd}`);
+          assert.deepEqual(hostErrors, []);
+          assert.deepEqual(
+            got.filter((m) => m.type === "error"),
+            [],
+            "no error and no unhandled rejection in the View",
+          );
+          const violations = got.filter((m) => m.type === "csp");
+          t.diagnostic(`CSP violations reported: ${JSON.stringify(violations)}`);
+          if (wasm) {
+            assert.deepEqual(violations, [], "no CSP violation");
+          } else {
+            // Compiling WebAssembly is the only thing the policy refuses; the page goes on.
+            assert.ok(violations.length <= 1, JSON.stringify(violations));
+            for (const v of violations) assert.equal(v.directive, "script-src", JSON.stringify(v));
+          }
+          assert.equal(result.webAssembly, "object");
+          assert.equal(typeof result.simd, "boolean", "WebAssembly.validate answers");
+          assert.equal(result.atImport, "js", "the JS twin serves the first call, before the wasm is ready");
+          // The widget build has no SIMD: its wasm serves wherever WebAssembly is allowed, SIMD or not.
+          assert.equal(result.settled, wasm ? "wasm" : "js");
+          assert.equal(result.now, result.settled);
+          assertSameOutcomes(result.first, reference, `${engine}, before init (JS twin) vs Node`);
+          assertSameOutcomes(result.then, reference, `${engine}, after init (${result.settled}) vs Node`);
+          seen[engine] = { ...seen[engine], [key]: result.then };
+          if (engine !== "chromium" && seen.chromium?.[key]) assertSameOutcomes(result.then, seen.chromium[key], `${engine} vs Chromium`);
+        });
+      }
     }
 
     test("without 'wasm-unsafe-eval' the engine refuses WebAssembly: new Module or new Instance throws, instantiate rejects", async (t) => {
