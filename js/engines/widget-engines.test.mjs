@@ -5,9 +5,11 @@
 // iframe under a CSP with connect-src 'none', once with 'wasm-unsafe-eval'
 // (the wasm serves) and once without it (the JS twin serves, with no error);
 // in two forms: one file (the packed package bundled by esbuild), and native
-// ES modules imported from the packed package on an allowed resource domain. The View reads the SDK
-// vectors and hostile inputs before the wasm is ready and after init(), and
-// every engine's results must equal Node's and Chromium's, text for text.
+// ES modules imported from the packed package on an allowed resource domain.
+// The View reads the SDK vectors and hostile inputs before the wasm is ready
+// and after init(), and every engine's results must equal Node's and
+// Chromium's, text for text. A probe records how each engine refuses
+// WebAssembly without 'wasm-unsafe-eval' (they differ: js/bench/RESULTS.md).
 //
 // Driven over plain WebDriver (js/lib/webdriver.mjs): chromedriver, geckodriver
 // (`cargo install`ed by scripts/setup.sh), WebKitGTK's WebKitWebDriver (Xvfb
