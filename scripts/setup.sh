@@ -45,6 +45,18 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# Browser engines beyond Chromium, for js/engines and `wasm-pack test --firefox`
+# / `--safari`: Firefox ESR with geckodriver (built from crates.io: its prebuilt
+# downloads fail here), WebKitGTK's WebKitWebDriver (which starts MiniBrowser,
+# Safari's engine), and Xvfb for WebKit's window. GECKODRIVER is never exported:
+# wasm-bindgen-test-runner would then send every browser run to Firefox.
+if [ ! -x /usr/bin/firefox-esr ] || [ ! -x /usr/bin/WebKitWebDriver ] || ! command -v xvfb-run >/dev/null || ! command -v xauth >/dev/null; then
+  say "apt-get install firefox-esr webkit2gtk-driver xvfb xauth"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr webkit2gtk-driver xvfb xauth >/dev/null
+fi
+cargo_install geckodriver 0.37.1 geckodriver
+
 # npm packages, wasm-opt (npm's binaryen@132: Debian's wasm-opt 108 breaks
 # wasm-bindgen 0.2.130 output) and workerd among them, from the committed lockfile.
 if [ ! -f js/node_modules/.package-lock.json ] || [ js/package-lock.json -nt js/node_modules/.package-lock.json ]; then
