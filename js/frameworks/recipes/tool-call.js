@@ -1,0 +1,13 @@
+// The tool call a request carries, `{ name, arguments }`, read from a copy of
+// its body (undefined for anything else). The SDK's `requestState.verify`
+// seam is given neither the tool nor its arguments, and a requestState sealed
+// with `{ request }` opens only with the arguments it was sealed for.
+export async function toolCall(request) {
+  if (request.method !== "POST") return undefined;
+  try {
+    const message = await request.clone().json();
+    return message?.method === "tools/call" ? message.params : undefined;
+  } catch {
+    return undefined; // not JSON: the framework answers it
+  }
+}
