@@ -42,8 +42,8 @@ function sealAside({ key = KEY, ageMs = 0, user = "alice", count = 1 } = {}) {
   return codec.seal({ count }, { bind: user, secret: { owner: user } });
 }
 
-function requestStateAside({ key = KEY, ageMs = 0, user = "alice", amount = 5 } = {}) {
-  const codec = new StateCodec({ key, now: () => Date.now() - ageMs });
+/** The SDK recipes' requestState of `transfer`: the payload the tool seals, for the tool, bound to the user and the arguments. */
+export function sdkRequestState(codec, { user, amount }) {
   return codec.sealRequestState({ amount }, "transfer", { bind: user, request: { amount } });
 }
 
@@ -69,10 +69,12 @@ async function refusedRetry(client, args, requestState, what) {
 
 /**
  * The checks, on two instances `a` and `b` of one recipe sharing KEY (MCP
- * endpoint URLs). `answersRequestState(error)` asserts the framework's own
- * -32602 wording. Returns a summary for the test's diagnostics.
+ * endpoint URLs). `requestStateRefusal(error, what)` asserts the framework's
+ * own -32602 wording; `sealRequestState(codec, { user, amount })` seals the
+ * requestState of `transfer { amount }` as the recipe does.
  */
-export async function checkRecipe(t, { a, b, requestStateRefusal }) {
+export async function checkRecipe(t, { a, b, requestStateRefusal, sealRequestState = sdkRequestState }) {
+  const requestStateAside = ({ key = KEY, ageMs = 0, user = "alice", amount = 5 } = {}) => sealRequestState(new StateCodec({ key, now: () => Date.now() - ageMs }), { user, amount });
   const [alice, aliceOnB, bob] = [await connect(a, "alice"), await connect(b, "alice"), await connect(b, "bob")];
   try {
     await t.test("a view token sealed on one instance opens on the other, with its secret part", async () => {

@@ -10,7 +10,7 @@ const text = (value) => ({ content: [{ type: "text", text: JSON.stringify(value)
 
 /** `ServerOptions.requestState`: opens the echoed state for this call, this user and these arguments, or the SDK answers -32602. */
 export const requestStateSeam = (codec, user, call) => ({
-  verify: (state) => codec.openRequestState(state, call?.name ?? "-", { bind: user, request: call?.arguments ?? {} }),
+  verify: (state) => codec.openRequestState(state, call?.name ?? "-", { bind: user, request: call?.arguments }),
 });
 
 export function registerTools(server, { codec, user }) {

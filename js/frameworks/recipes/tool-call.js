@@ -6,7 +6,8 @@ export async function toolCall(request) {
   if (request.method !== "POST") return undefined;
   try {
     const message = await request.clone().json();
-    return message?.method === "tools/call" ? message.params : undefined;
+    if (message?.method !== "tools/call") return undefined;
+    return { name: message.params?.name, arguments: message.params?.arguments ?? {} };
   } catch {
     return undefined; // not JSON: the framework answers it
   }
