@@ -113,6 +113,17 @@ missing key in production throws when the codec is made.
 
 ${recipe("recipes/tmcp.js")}
 
+## The conformance suite, through the frameworks' handlers
+
+The official MCP conformance suite's \`input-required-result-*\` scenarios (the
+\`@modelcontextprotocol/conformance\` that [js/conformance/](../js/conformance/)
+pins) also run against \`agents\`' \`createMcpHandler\` in workerd and
+\`mcp-handler\`'s in Node, with the suite's tools
+([js/frameworks/conformance/](../js/frameworks/conformance/)): all 14
+scenarios pass with our \`createRequestStateCodec\` behind the seam in both, and
+the 4 \`requestState\` scenarios with \`StateCodec\` in \`agents\`; the tampered
+state is answered with the SDK's \`-32602\` and refused for its MAC.
+
 ## Not covered
 
 \`xmcp\` 1.1 bundles the SDK's server into its build and has no

@@ -15,11 +15,11 @@ const WRANGLER = join(JS, "node_modules/wrangler/bin/wrangler.js");
 const OUT = join(JS, "out/frameworks");
 
 /**
- * `wrangler deploy <entry> --dry-run --outdir`: returns `{ dir, script,
+ * `wrangler deploy <entry> --dry-run --outdir [...extraArgs]`: returns `{ dir, script,
  * files, bytes, gzipBytes }` (sizes of the script and every wasm, the source
  * maps left out, gzip -9).
  */
-export async function wranglerBuild(entry, name) {
+export async function wranglerBuild(entry, name, extraArgs = []) {
   const dir = join(OUT, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -35,7 +35,21 @@ export async function wranglerBuild(entry, name) {
     WRANGLER_LOG_PATH: join(dir, ".logs"),
   };
   delete env.NODE_OPTIONS;
-  const args = [WRANGLER, "deploy", entry, "--name", name, "--compatibility-date", COMPATIBILITY_DATE, "--compatibility-flags", "nodejs_compat", "--dry-run", "--outdir", join(dir, "dist")];
+  const args = [
+    WRANGLER,
+    "deploy",
+    entry,
+    "--name",
+    name,
+    "--compatibility-date",
+    COMPATIBILITY_DATE,
+    "--compatibility-flags",
+    "nodejs_compat",
+    "--dry-run",
+    "--outdir",
+    join(dir, "dist"),
+    ...extraArgs,
+  ];
   const child = spawn(NODE22, args, { cwd: FRAMEWORKS, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
