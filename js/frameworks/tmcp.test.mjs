@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { join } from "node:path";
 import { failedStart, startNode } from "./node-servers.mjs";
-import { KEY, PRODUCTION_ERROR, SEALED_STATE_INVALID_MESSAGE, checkRecipe } from "./support.mjs";
+import { KEY, PRODUCTION_ERROR, SEALED_STATE_INVALID_MESSAGE, StateCodec, checkRecipe, ours } from "./support.mjs";
+
+const { SealedStateError, tmcpRequestStateCodec } = ours;
 import { FRAMEWORKS } from "./setup.mjs";
 
 const RUNTIMES = {
@@ -43,3 +45,41 @@ for (const [name, runtime] of Object.entries(RUNTIMES)) {
     });
   });
 }
+
+describe("tmcpRequestStateCodec, on its own", () => {
+  const context = { user: "alice", call: { name: "transfer", arguments: { amount: 5 } } };
+  const codec = tmcpRequestStateCodec({ key: KEY, bind: () => context.user, request: () => context.call });
+  const envelope = { version: 1, inputResponses: {}, state: { amount: 5 } };
+
+  test("encode seals (not tmcp's readable JSON), decode opens for the same user and call", () => {
+    const token = codec.encode(envelope);
+    assert.throws(() => JSON.parse(token), SyntaxError);
+    assert.deepEqual(codec.decode(token), envelope);
+  });
+
+  test("another user, another call, tmcp's own JSON: a SealedStateError with the fixed message", () => {
+    const token = codec.encode(envelope);
+    const refused = (reason) => (e) => e instanceof SealedStateError && e.message === SEALED_STATE_INVALID_MESSAGE && e.reason === reason;
+    context.user = "bob";
+    assert.throws(() => codec.decode(token), refused("bind"));
+    context.user = "alice";
+    context.call = { name: "transfer", arguments: { amount: 500 } };
+    assert.throws(() => codec.decode(token), refused("request"));
+    context.call = { name: "transfer", arguments: { amount: 5 } };
+    assert.throws(() => codec.decode(JSON.stringify(envelope)), refused("malformed"));
+    assert.deepEqual(codec.decode(token), envelope);
+  });
+
+  test("a view token or another requestState does not open here", () => {
+    const state = new StateCodec({ key: KEY });
+    assert.throws(() => codec.decode(state.seal(envelope, { bind: "alice" })), SealedStateError);
+    assert.throws(() => codec.decode(state.sealRequestState(envelope, "transfer", { bind: "alice", request: context.call })), SealedStateError);
+  });
+
+  test("bad options: a callback that is not a function, no key in production", () => {
+    assert.throws(() => tmcpRequestStateCodec({ key: KEY, bind: "alice" }), /bind must be a function/);
+    assert.throws(() => tmcpRequestStateCodec({ key: KEY, request: {} }), /request must be a function/);
+    assert.throws(() => tmcpRequestStateCodec({ production: true }), PRODUCTION_ERROR);
+    assert.throws(() => tmcpRequestStateCodec({ key: "short" }), /at least 32 bytes/);
+  });
+});
