@@ -11,7 +11,7 @@ export const PAGE = join(FRAMEWORKS, "../../docs/frameworks.md");
 
 const recipe = (file) => `\`js/frameworks/${file}\`, as tested:
 
-\`\`\`js
+\`\`\`${file.endsWith(".ts") ? "ts" : "js"}
 ${readFileSync(join(FRAMEWORKS, file), "utf8").trimEnd()}
 \`\`\``;
 
@@ -31,6 +31,7 @@ the SDK's client over Streamable HTTP ([js/frameworks/](../js/frameworks/)).
 | [\`mcp-handler\`](#vercel-mcp-handler) 2.4 | Node | its \`requestState\` option; tokens in tool results |
 | [\`mcp-use\`](#mcp-use) 2.5 | Node 22.23 (it needs 22.22 or later) | its \`requestState\` option; tokens in tool results |
 | [\`tmcp\`](#tmcp) 1.20 | Node and Bun | its \`requestStateCodec\` slot: \`tmcpRequestStateCodec\`; tokens in tool results |
+| [\`xmcp\`](#xmcp) 1.1 | Node (its built \`http.js\`) | no seam: the tool opens \`extra.requestState()\` itself; tokens in tool results |
 
 Every recipe has three tools: \`seal_view\` seals a view token bound to the user
 with a secret part, \`open_view\` opens it, and \`transfer\` asks for a
@@ -124,12 +125,26 @@ scenarios pass with our \`createRequestStateCodec\` behind the seam in both, and
 the 4 \`requestState\` scenarios with \`StateCodec\` in \`agents\`; the tampered
 state is answered with the SDK's \`-32602\` and refused for its MAC.
 
-## Not covered
+## xmcp
 
-\`xmcp\` 1.1 bundles the SDK's server into its build and has no
-\`requestState\` hook: a tool reads the raw string and would open it itself
-(\`codec.openRequestState(state, tool, { bind, request: args })\`). It is not
-tested here.
+xmcp compiles a folder of tool files (\`xmcp build\`, its compiler
+\`@xmcp-dev/compiler\`) into a server with the SDK bundled in, and has no
+\`requestState\` hook: a tool gets the raw string from
+\`extra.requestState()\` and opens it itself, for its own name, the user and
+its arguments. A refusal is then the tool's \`isError\` with
+\`SEALED_STATE_INVALID_MESSAGE\`, not the seam's \`-32602\`. The test builds
+[js/frameworks/xmcp/](../js/frameworks/xmcp/) and runs the built \`http.js\`
+twice; \`seal_view\` and \`open_view\` are as in the other recipes.
+
+xmcp loads the tool files on each request and answers a tool file that throws
+while loading with a bare HTTP 500 (\`-32603\` "Internal server error"),
+without logging it: with \`NODE_ENV=production\` and no key, nothing is served
+and nothing falls open, but the package's error is not shown anywhere. Check
+the key where the server starts (for example in a middleware file) to see it.
+
+${recipe("xmcp/src/codec.ts")}
+
+${recipe("xmcp/src/tools/transfer.ts")}
 `;
 }
 

@@ -56,9 +56,14 @@ function assertRefused(result, what) {
   assert.equal(result._meta?.[STATE_META_KEY], undefined, what);
 }
 
-/** Resolves to the JSON-RPC error of a refused requestState retry. */
-async function refusedRetry(client, args, requestState, what) {
-  const error = await call(client, "transfer", args, { requestState, inputResponses: { confirm: { action: "accept", content: { ok: true } } } }).then(
+/**
+ * A refused requestState retry: the JSON-RPC error (-32602, a seam's answer),
+ * or with `as` "isError" the tool result (a tool that opens it itself).
+ */
+async function refusedRetry(client, args, requestState, what, as = "error") {
+  const retry = call(client, "transfer", args, { requestState, inputResponses: { confirm: { action: "accept", content: { ok: true } } } });
+  if (as === "isError") return retry;
+  const error = await retry.then(
     (result) => assert.fail(`${what}: answered ${JSON.stringify(result)}`),
     (e) => e,
   );
@@ -73,7 +78,7 @@ async function refusedRetry(client, args, requestState, what) {
  * own -32602 wording; `sealRequestState(codec, { user, amount })` seals the
  * requestState of `transfer { amount }` as the recipe does.
  */
-export async function checkRecipe(t, { a, b, requestStateRefusal, sealRequestState = sdkRequestState }) {
+export async function checkRecipe(t, { a, b, requestStateRefusal, requestStateRefusedAs = "error", sealRequestState = sdkRequestState }) {
   const requestStateAside = ({ key = KEY, ageMs = 0, user = "alice", amount = 5 } = {}) => sealRequestState(new StateCodec({ key, now: () => Date.now() - ageMs }), { user, amount });
   const [alice, aliceOnB, bob] = [await connect(a, "alice"), await connect(b, "alice"), await connect(b, "bob")];
   try {
@@ -105,11 +110,11 @@ export async function checkRecipe(t, { a, b, requestStateRefusal, sealRequestSta
       assert.deepEqual(done.structuredContent, { sent: 5 }, JSON.stringify(done));
 
       const refusals = {
-        tampered: await refusedRetry(aliceOnB, { amount: 5 }, tamper(asked.requestState), "tampered requestState"),
-        "other arguments": await refusedRetry(aliceOnB, { amount: 500 }, asked.requestState, "requestState replayed with other arguments"),
-        "other user": await refusedRetry(bob, { amount: 5 }, asked.requestState, "requestState of another user"),
-        expired: await refusedRetry(aliceOnB, { amount: 5 }, requestStateAside({ ageMs: ELEVEN_MINUTES }), "expired requestState"),
-        "other key": await refusedRetry(aliceOnB, { amount: 5 }, requestStateAside({ key: OTHER_KEY }), "requestState of another key"),
+        tampered: await refusedRetry(aliceOnB, { amount: 5 }, tamper(asked.requestState), "tampered requestState", requestStateRefusedAs),
+        "other arguments": await refusedRetry(aliceOnB, { amount: 500 }, asked.requestState, "requestState replayed with other arguments", requestStateRefusedAs),
+        "other user": await refusedRetry(bob, { amount: 5 }, asked.requestState, "requestState of another user", requestStateRefusedAs),
+        expired: await refusedRetry(aliceOnB, { amount: 5 }, requestStateAside({ ageMs: ELEVEN_MINUTES }), "expired requestState", requestStateRefusedAs),
+        "other key": await refusedRetry(aliceOnB, { amount: 5 }, requestStateAside({ key: OTHER_KEY }), "requestState of another key", requestStateRefusedAs),
       };
       for (const [what, error] of Object.entries(refusals)) requestStateRefusal(error, what);
       // The control: a requestState the test sealed with the shared key is taken.
