@@ -49,6 +49,11 @@ The user here is an \`X-User\` header, a stand-in that anyone can set. Bind to
 the authenticated principal instead: the OAuth subject or client id that the
 framework's auth hands you.
 
+In each framework's Worker build (wrangler, gzip) the package adds about 43 KB,
+its edge \`.wasm\` and glue; a tool call that opens a token is as fast as one
+that reads plain JSON, within this machine's noise
+([js/bench/RESULTS.md](../js/bench/RESULTS.md#inside-the-frameworks-issue-33)).
+
 ## The SDK's requestState seam and the tool's arguments
 
 \`agents\`, \`mcp-handler\` and \`mcp-use\` serve the SDK's \`McpServer\`, whose
