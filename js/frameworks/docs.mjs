@@ -42,8 +42,9 @@ on the other; a tampered token, an expired one, one of another key and one
 bound to another user are refused as the SDK refuses them (\`isError\` with
 \`SEALED_STATE_INVALID_MESSAGE\` from a tool; \`-32602\` for a \`requestState\`,
 which is also refused when replayed with other arguments); the server stays
-up; and with \`NODE_ENV=production\` and no key it refuses to start with the
-package's error.
+up; and with \`NODE_ENV=production\` and no key nothing is served, with the
+package's error: at startup in Node and Bun, on the first request in a Worker
+(whose \`env\` comes with the request; xmcp hides the error, see below).
 
 The user here is an \`X-User\` header, a stand-in that anyone can set. Bind to
 the authenticated principal instead: the OAuth subject or client id that the
