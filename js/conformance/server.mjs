@@ -93,18 +93,23 @@ function promptAskingContext(ctx) {
   return { messages: [{ role: "user", content: { type: "text", text: `Context: ${context}` } }] };
 }
 
+/** The scenarios' tools and prompt on `server` (an McpServer, also a framework's), on `state`. */
+export function registerMrtr(server, state) {
+  server.server.onerror = state.onerror;
+  for (const [name, tool] of Object.entries(TOOLS)) {
+    server.registerTool(name, { description: `MRTR: ${name}`, inputSchema: NO_ARGUMENTS }, (_args, ctx) => tool(ctx, state, name));
+  }
+  server.registerPrompt("test_input_required_result_prompt", { description: "MRTR: a prompt that asks for its context" }, promptAskingContext);
+  return server;
+}
+
+/** A fresh McpServer per call (the 2026-07-28 path), on `state`: the factory a createMcpHandler takes. */
+export const mrtrFactory = (state) => () =>
+  registerMrtr(new McpServer({ name: "mcp-sealed-state-conformance", version: "0.0.0" }, { capabilities: { tools: {}, prompts: {} }, ...state.serverOptions }), state);
+
 /** The MCP handler: a fresh McpServer per request (the 2026-07-28 path), on `state`. */
 export function mrtrHandler(state) {
-  const factory = () => {
-    const server = new McpServer({ name: "mcp-sealed-state-conformance", version: "0.0.0" }, { capabilities: { tools: {}, prompts: {} }, ...state.serverOptions });
-    server.server.onerror = state.onerror;
-    for (const [name, tool] of Object.entries(TOOLS)) {
-      server.registerTool(name, { description: `MRTR: ${name}`, inputSchema: NO_ARGUMENTS }, (_args, ctx) => tool(ctx, state, name));
-    }
-    server.registerPrompt("test_input_required_result_prompt", { description: "MRTR: a prompt that asks for its context" }, promptAskingContext);
-    return server;
-  };
-  return createMcpHandler(factory);
+  return createMcpHandler(mrtrFactory(state));
 }
 
 /** Serves a fetch handler on 127.0.0.1 (an ephemeral port): { url, close }. */

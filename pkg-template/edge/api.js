@@ -5,3 +5,5 @@ export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError } from "
 export { StateCodec } from "./state-codec.js";
 // The drop-in for @modelcontextprotocol/server's codec.
 export { createRequestStateCodec } from "./request-state-codec.js";
+// The codec for tmcp's requestStateCodec slot.
+export { tmcpRequestStateCodec } from "./tmcp.js";

@@ -133,3 +133,32 @@ export interface RequestStateCodec<T = unknown> {
  * two ways: non-canonical base64url is refused, and so is a fractional ttlSeconds.
  */
 export declare function createRequestStateCodec<T = unknown>(options: RequestStateCodecOptions): RequestStateCodec<T>;
+
+export interface TmcpRequestStateCodecOptions extends CodecOptions {
+  /**
+   * The principal the state is bound to (a string, or undefined for none),
+   * called at encode and at decode. tmcp's slot gets no context, but calls
+   * both inside its request: read `server.ctx.auth` or `server.ctx.custom` here.
+   */
+  bind?: () => string | undefined;
+  /**
+   * What the state is for, e.g. `{ name, arguments }` of the tool call (pass it
+   * as tmcp's custom context): bound by a digest of its RFC 8785 JSON, called
+   * at encode and at decode; a retry with other arguments is refused.
+   */
+  request?: () => unknown;
+}
+
+/** tmcp's `requestStateCodec` shape. `decode` throws SealedStateError (tmcp answers -32602). */
+export interface TmcpRequestStateCodec {
+  encode(state: unknown): string;
+  decode(encoded: string): unknown;
+}
+
+/**
+ * A sealed, expiring codec for tmcp's `requestStateCodec` option, in place of
+ * its default (plain JSON the client can read and change):
+ * `new McpServer(info, { requestStateCodec: tmcpRequestStateCodec({ key }) })`.
+ * Throws as `new StateCodec` does (no key in production: a RangeError).
+ */
+export declare function tmcpRequestStateCodec(options?: TmcpRequestStateCodecOptions): TmcpRequestStateCodec;

@@ -1,0 +1,38 @@
+// Installs the framework tests' project from nothing: the frameworks from this
+// folder's own lockfile (`npm ci`, apart from js/package.json), then the
+// packed mcp-sealed-state tarball (js/out, `node js/pack.mjs`) as its users
+// install it, without saving it (its integrity changes with every build).
+//
+//   node js/frameworks/setup.mjs
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const FRAMEWORKS = dirname(fileURLToPath(import.meta.url));
+const OUT = join(FRAMEWORKS, "../out");
+
+export function tarball() {
+  const tgz = existsSync(OUT) ? readdirSync(OUT).filter((f) => f.endsWith(".tgz")) : [];
+  if (tgz.length !== 1) throw new Error(`expected one packed tarball in ${OUT}: run \`npm --prefix js run build && node js/pack.mjs\` first`);
+  return join(OUT, tgz[0]);
+}
+
+const npm = (args) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: FRAMEWORKS, stdio: ["ignore", "ignore", "inherit"] });
+
+export function setup() {
+  const tgz = tarball();
+  const marker = join(FRAMEWORKS, "node_modules/.package-lock.json");
+  if (!existsSync(marker) || statSync(join(FRAMEWORKS, "package-lock.json")).mtimeMs > statSync(marker).mtimeMs) npm(["ci"]);
+  // The installed copy is this tarball's when its package.json matches byte for byte and it is not older.
+  const installed = join(FRAMEWORKS, "node_modules/mcp-sealed-state/.tarball");
+  if (!existsSync(installed) || readFileSync(installed, "utf8") !== `${tgz} ${statSync(tgz).mtimeMs}`) {
+    npm(["install", "--no-save", tgz]);
+    writeFileSync(installed, `${tgz} ${statSync(tgz).mtimeMs}`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  setup();
+  console.log(`js/frameworks: frameworks and ${tarball()} installed`);
+}
