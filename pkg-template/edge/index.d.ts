@@ -140,13 +140,13 @@ export interface TmcpRequestStateCodecOptions extends CodecOptions {
    * called at encode and at decode. tmcp's slot gets no context, but calls
    * both inside its request: read `server.ctx.auth` or `server.ctx.custom` here.
    */
-  bind?: () => string | undefined;
+  bind?: (() => string | undefined) | undefined;
   /**
    * What the state is for, e.g. `{ name, arguments }` of the tool call (pass it
    * as tmcp's custom context): bound by a digest of its RFC 8785 JSON, called
    * at encode and at decode; a retry with other arguments is refused.
    */
-  request?: () => unknown;
+  request?: (() => unknown) | undefined;
 }
 
 /** tmcp's `requestStateCodec` shape. `decode` throws SealedStateError (tmcp answers -32602). */
