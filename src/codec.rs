@@ -34,6 +34,7 @@ pub const DEFAULT_MAX_TOKEN_BYTES: usize = 256 * 1024;
 pub const DEFAULT_MAX_REQUEST_BYTES: usize = 64 * 1024;
 /// Printed to stderr once per process when a native codec runs on the
 /// development key (the JS glue logs its own words, in its options' names).
+#[cfg(not(target_arch = "wasm32"))]
 const DEV_KEY_WARNING: &str = "mcp-sealed-state: no key configured; using a random development \
 key. Tokens will not survive a restart or open in another process. Give CodecOptions a key of at \
 least 32 bytes (and set `production` to make a missing key an error).";

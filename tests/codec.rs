@@ -432,3 +432,30 @@ fn payloads_print_as_json_and_errors_use_rusts_names() {
     assert!(!e.contains("option"), "{e}");
     assert!(e.contains("keys: None"), "{e}");
 }
+
+/// The wasm edge build's way to bind a request (no `jcs`: its glue
+/// canonicalizes): canonical text by name, digested as given; text that is
+/// not canonical only fails to match, and text that is not JSON is refused.
+#[test]
+fn a_canonical_request_binds_in_every_feature_set() {
+    use mcp_sealed_state::{Request, SealError};
+    let c = codec();
+    let canonical = Request::Canonical(r#"{"a":1,"b":[2]}"#);
+    let with = SealWith::request_state("move").request(canonical);
+    let t = c.seal("1", &with).unwrap();
+    let open = |r| c.open(&t, &OpenWith::request_state("move").request(r));
+    assert!(open(canonical).is_ok());
+    let spaced = Request::Canonical(r#"{ "a":1, "b":[2] }"#);
+    assert_eq!(reason(open(spaced)), Reason::Request);
+    assert_eq!(reason(open(Request::Canonical("{"))), Reason::Request);
+    assert!(matches!(
+        c.seal(
+            "1",
+            &SealWith::request_state("move").request(Request::Canonical("{"))
+        ),
+        Err(SealError::Request(_))
+    ));
+    // With `jcs`, the same arguments spelled otherwise open it too.
+    #[cfg(feature = "jcs")]
+    assert!(open(Request::Json(r#"{ "b" : [2.0], "a" : 1 }"#)).is_ok());
+}
