@@ -191,9 +191,11 @@ fuzz_target!(|data: &[u8]| {
                 broken.allows(*e),
                 "{e:?} but the text breaks {broken:?}: {text:?}"
             );
-            // The reference refuses what it can tell is broken (serde_json
-            // keeps the last of repeated names, and allows 128 levels).
-            if broken.lone_surrogate || broken.non_finite {
+            // The reference refuses what it can tell is broken: serde_json
+            // allows 128 levels, and keeps the last of repeated names, so a
+            // number in an earlier one never reaches its serializer (a crash
+            // input of this target, now seed-regression-masked-by-duplicate).
+            if broken.lone_surrogate || (broken.non_finite && !broken.duplicate) {
                 assert!(r.is_err(), "the reference read {broken:?}: {text:?}");
             }
         }
