@@ -32,7 +32,7 @@ type BridgeArgs = ConstructorParameters<typeof AppBridge>;
 export declare class ViewStateAppBridge extends AppBridge {
   constructor(client: BridgeArgs[0], hostInfo: BridgeArgs[1], hostCapabilities: BridgeArgs[2], options: BridgeArgs[3], viewState: ViewStateBridgeOptions);
   readonly viewStateMaxBytes: number;
-  /** The last state saved (or read from the store); null before the store was read. */
+  /** What the store holds: the last state saved (a save answered -32603 for its timeout counts once its store call completes), or what was read from it; null before the store was read. */
   readonly viewState: Record<string, unknown> | null;
   /** Whether the current render was offered hostCapabilities.viewState. */
   readonly viewStateOffered: boolean;

@@ -134,7 +134,7 @@ export class ViewStateAppBridge extends AppBridge {
     return this.#maxBytes;
   }
 
-  /** The last state saved (or read from the store), null before the store was read. */
+  /** What the store holds: the last state saved (late store calls included) or read from it; null before the store was read. */
   get viewState() {
     return this.#queue?.lastSaved ?? null;
   }
