@@ -168,7 +168,7 @@ writeFileSync(join(rust, "Cargo.toml"), `[package]\nname = "opener"\nversion = "
 cpSync(join(ROOT, "Cargo.lock"), join(rust, "Cargo.lock")); // the checkout's versions, so nothing new is resolved
 writeFileSync(
   join(rust, "src/main.rs"),
-  `use mcp_sealed_state::{Codec, CodecOptions};
+  `use mcp_sealed_state::{Codec, CodecOptions, OpenWith};
 
 fn main() {
     let key = std::env::var("STATE_KEY").unwrap_or_default();
@@ -180,8 +180,8 @@ fn main() {
             std::process::exit(2);
         }
     };
-    match codec.open(&token, None) {
-        Ok(payload) => println!("{}", payload.payload_json()),
+    match codec.open(&token, &OpenWith::view()) {
+        Ok(opened) => println!("{}", opened.payload),
         Err(e) => {
             eprintln!("refused: {:?}", e.reason());
             std::process::exit(1);
