@@ -129,8 +129,11 @@ export interface RequestStateCodec<T = unknown> {
 /**
  * Drop-in for @modelcontextprotocol/server's createRequestStateCodec: same
  * options, async shape, tokens and failures (verify's message is the SDK's
- * reason code, not SEALED_STATE_INVALID_MESSAGE). Stricter than the SDK in
- * two ways: non-canonical base64url is refused, and so is a fractional ttlSeconds.
+ * reason code, not SEALED_STATE_INVALID_MESSAGE). Lenient where the SDK is
+ * (unknown options ignored, any whole ttlSeconds); stricter in two ways:
+ * non-canonical base64url is refused, and so is a fractional ttlSeconds. `bind`
+ * is called once for every token past the shape check (the SDK: only after the
+ * MAC and exp passed); docs/drop-in.md lists every difference.
  */
 export declare function createRequestStateCodec<T = unknown>(options: RequestStateCodecOptions): RequestStateCodec<T>;
 
