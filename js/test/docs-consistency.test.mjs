@@ -39,7 +39,7 @@ function files() {
 // A word in backticks or quotes (`mac`, "mac", `"mac"`), then more of them
 // joined by commas, "and"/"or", or `|`, across line breaks and comment marks.
 const WORD = String.raw`[\x60"']{1,2}([a-z]+)["'\x60]{1,2}`;
-const SEPARATOR = String.raw`\s*(?:,|\|)\s*(?:(?:\*|\/\/\/?)\s*)?(?:and\s+|or\s+)?`;
+const SEPARATOR = String.raw`\s*(?:(?:,|\|)\s*(?:(?:\*|\/\/\/?)\s*)?(?:and\s+|or\s+)?|(?:and|or)\s+)`;
 const LIST = new RegExp(`${WORD}(?:${SEPARATOR}${WORD})+`, "g");
 
 function reasonLists(text) {
@@ -55,12 +55,13 @@ function reasonLists(text) {
 }
 
 test("the list finder reads the forms the docs use (and so would see a stale list)", () => {
-  const found = reasonLists("`error.reason` (`malformed`, `mac`, `expired`,\n`bind`, `purpose`) is\n" + 'type R = "malformed" | "mac";\n(`"malformed"`, `"mac"`, or `"bind"`)');
+  const found = reasonLists("`error.reason` (`malformed`, `mac`, `expired`,\n`bind`, `purpose`) is\n" + 'type R = "malformed" | "mac";\n(`"malformed"`, `"mac"`, or `"bind"`)\n' + "`malformed`, `mac` or\n`bind`");
   assert.deepEqual(
     found.map((l) => l.words),
     [
       ["malformed", "mac", "expired", "bind", "purpose"],
       ["malformed", "mac"],
+      ["malformed", "mac", "bind"],
       ["malformed", "mac", "bind"],
     ],
   );
