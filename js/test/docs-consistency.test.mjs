@@ -55,7 +55,9 @@ function reasonLists(text) {
 }
 
 test("the list finder reads the forms the docs use (and so would see a stale list)", () => {
-  const found = reasonLists("`error.reason` (`malformed`, `mac`, `expired`,\n`bind`, `purpose`) is\n" + 'type R = "malformed" | "mac";\n(`"malformed"`, `"mac"`, or `"bind"`)\n' + "`malformed`, `mac` or\n`bind`");
+  const found = reasonLists(
+    "`error.reason` (`malformed`, `mac`, `expired`,\n`bind`, `purpose`) is\n" + 'type R = "malformed" | "mac";\n(`"malformed"`, `"mac"`, or `"bind"`)\n' + "`malformed`, `mac` or\n`bind`",
+  );
   assert.deepEqual(
     found.map((l) => l.words),
     [
