@@ -149,3 +149,22 @@ test("1,000 forged tokens with 4 MiB requests: refused (request) before any copy
   console.log(`# wasm memory: ${before} bytes before, ${after} after 1,000 forged tokens with 4 MiB requests`);
   assert.equal(after, before);
 });
+
+// Review: the object pre-check counted members whose value is undefined,
+// which write nothing (as JSON.stringify leaves them out), so a request whose
+// canonical text fits maxRequestBytes exactly was refused when sealing.
+test("maxRequestBytes counts the canonical text only: an undefined member costs nothing, the limit itself fits", () => {
+  const codec = new StateCodec({ key: KEY, maxRequestBytes: 7 }); // `{"a":1}` is 7 bytes
+  const wide = { a: 1 };
+  for (let i = 0; i < 10; i++) wide[`u${i}`] = undefined;
+  for (const request of [{ a: 1 }, { a: 1, b: undefined }, wide]) {
+    const token = codec.sealRequestState(1, "tool", { request });
+    assert.equal(qOf(token), digest('{"a":1}'));
+    assert.equal(codec.openRequestState(token, "tool", { request: { a: 1 } }), 1);
+    assert.equal(codec.openRequestState(token, "tool", { request }), 1);
+  }
+  assert.throws(
+    () => codec.sealRequestState(1, "tool", { request: { a: 10 } }),
+    (e) => e instanceof RangeError && /maxRequestBytes/.test(e.message),
+  );
+});

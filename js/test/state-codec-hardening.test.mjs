@@ -336,3 +336,15 @@ describe("a codec whose wasm half is gone gives a clear error, and others are un
     assert.deepEqual(at(T0).open(token), PAYLOAD);
   });
 });
+
+// Review: `key: null` (which the types allow, and which every other option
+// reads as left out) hid env.STATE_KEY: the codec sealed with the
+// development key, or, in production, threw "set the Worker secret
+// STATE_KEY" with that secret set.
+test("key: null is no key: env.STATE_KEY is the key, in development and in production", () => {
+  const token = at(T0).seal(PAYLOAD);
+  for (const NODE_ENV of ["development", "production"]) {
+    const codec = new StateCodec({ key: null, env: { STATE_KEY: KEY, NODE_ENV }, now: () => T0 });
+    assert.deepEqual(codec.open(token), PAYLOAD, NODE_ENV);
+  }
+});

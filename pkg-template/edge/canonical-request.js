@@ -113,7 +113,8 @@ export function canonicalRequest(value, maxBytes) {
         add("[", 1);
       } else {
         if (Object.getOwnPropertySymbols(v).length > 0) throw new NotCanonical("type", `${pathOf(stack, top)} has a symbol-keyed member, which JSON cannot carry`);
-        keys = Object.keys(v);
+        // A member that is undefined writes nothing, so it counts for nothing below.
+        keys = Object.keys(v).filter((k) => v[k] !== undefined);
         // `"":0,` is the least a member writes.
         if (bytes + 5 * keys.length + 1 > maxBytes) throw over();
         keys.sort();

@@ -182,7 +182,8 @@ export class StateCodec {
     checkNames(options, CODEC_OPTIONS, "StateCodec");
     const sdk = options[SDK_READING] === true;
     const env = envOf(options.env);
-    const key = options.key !== undefined ? options.key : env?.[KEY_BINDING];
+    // null is no key, as it is no value for every other option: env's then.
+    const key = options.key ?? env?.[KEY_BINDING];
     const list = key === undefined || key === null ? [] : Array.isArray(key) ? key : [key];
     // An empty list is a configuration mistake (an unset variable split into []), never the development key.
     if (Array.isArray(key) && list.length === 0) {
