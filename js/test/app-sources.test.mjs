@@ -496,3 +496,38 @@ describe('"openai": ChatGPT\'s structured widget state, privateContent only', ()
     }
   });
 });
+
+describe("a revoked Proxy in window.openai (Array.isArray throws on one) reads as nothing", () => {
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+
+  test("as widgetState or toolResponseMetadata: the View connects, keeps working, and the other sources serve", async () => {
+    setGlobal("localStorage", new FakeStorage());
+    const openai = openaiStandIn(revoked(), { toolResponseMetadata: revoked() });
+    setGlobal("openai", openai);
+    const h = await pair();
+    await h.bridge.sendToolResult({ content: text, _meta: { viewUUID: "revoked" } });
+    await h.viewState.ready;
+    assert.equal(h.viewState.store, "openai");
+    assert.equal(h.viewState.writeThrough, "local");
+    assert.equal(h.viewState.restored, null);
+    assert.equal(await h.viewState.save({ a: 1 }), false, "a widgetState it cannot read is not overwritten");
+    assert.deepEqual(openai.calls, []);
+    assert.equal(await h.ping(), "pong");
+
+    const good = await mint({ good: 1 });
+    const errors = [];
+    const win = chatgptWindow({ toolResponseMetadata: revoked() });
+    const k = await pair({ beforeConnect: (app) => keepFreshestToken(app, { window: win, onerror: (e) => errors.push(e) }) });
+    win.dispatchEvent(new Event(SET_GLOBALS));
+    await k.bridge.sendToolResult({ content: text, structuredContent: meta(good) });
+    assert.equal(await k.ping(), "pong");
+    assert.equal(k.before.token, good, "the mirror still serves");
+    assert.equal(k.before.error, null);
+    assert.deepEqual(errors, []);
+    k.before.dispose();
+  });
+});
