@@ -175,6 +175,23 @@ describe("keepFreshestToken: every source, the same rule", () => {
     assert.equal(keeper.token, next, "without a call of your own, the Host's results count in arrival order: the forged one did not pin");
   });
 
+  test("your own call's result carrying the token the Host gave (same payload, same second: the same bytes) makes it your own call's: a Host replay after it changes nothing", async () => {
+    const now = Date.now();
+    const [older, render] = await Promise.all([mint({ game: "older" }, { nowMs: now - 60e3 }), mint({ game: "start" }, { nowMs: now })]);
+    const changes = [];
+    const h = await pair({ beforeConnect: (app) => keepFreshestToken(app, { onchange: (t) => changes.push(t) }) });
+    const keeper = h.before;
+    await h.bridge.sendToolResult({ content: text, _meta: meta(render) });
+    await h.ping();
+    assert.equal(keeper.adopt({ content: text, _meta: meta(render) }), render, "your own call's result: the same token");
+    assert.deepEqual(changes, [render], "an identical token changes nothing visible");
+    await h.bridge.sendToolResult({ content: text, _meta: meta(older) });
+    await h.ping();
+    assert.equal(keeper.token, render, "the Host's replay of an older result does not replace your own call's token");
+    keeper.offer(older);
+    assert.equal(keeper.token, render, "nor does an offer");
+  });
+
   test("bad input: a window.openai whose getters throw, or whose toolResponseMetadata is not an object, gives nothing; the View keeps working", async () => {
     const good = await mint({ good: 1 });
     const throwingOpenai = Object.defineProperty(new EventTarget(), "openai", {

@@ -72,6 +72,9 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
   const take = (candidate, from, ownCall) => {
     // State first, then listeners, then the caller's callback: a callback
     // that throws reaches the caller and leaves the keeper consistent.
+    // The kept token arriving again in your own call's result (same payload, same second: the same bytes)
+    // changes nothing visible, but from now on it is your own call's, which no Host source replaces.
+    if (candidate !== null && candidate === token && ownCall && secondsLeft(candidate, now()) > 0) fromOwnCall = true;
     if (candidate === null || candidate === token || (fromOwnCall && !ownCall) || secondsLeft(candidate, now()) <= 0) return token;
     const previous = token;
     token = candidate;
