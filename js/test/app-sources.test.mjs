@@ -192,6 +192,22 @@ describe("keepFreshestToken: every source, the same rule", () => {
     assert.equal(keeper.token, render, "nor does an offer");
   });
 
+  test("after a reload in ChatGPT, `initial` (the restored token, later than the render's) is not replaced by the render's toolResponseMetadata", async () => {
+    const [render, restored] = await Promise.all([mint({ game: "start" }), mint({ game: "after my move" })]);
+    const win = chatgptWindow({ toolResponseMetadata: meta(render) });
+    const changes = [];
+    const h = await pair({ beforeConnect: (app) => keepFreshestToken(app, { window: win, initial: restored, onchange: (t) => changes.push(t) }) });
+    const keeper = h.before;
+    await h.bridge.sendToolResult({ content: text }); // ChatGPT's notification of the render's result, _meta stripped
+    win.fire({ theme: "dark" });
+    await h.ping();
+    assert.equal(keeper.token, restored, "the restored token is kept, as offer() after the render's result keeps it");
+    assert.equal(keeper.source, "offer");
+    assert.deepEqual(changes, []);
+    win.fire({ toolResponseMetadata: meta(await mint({ game: "a new result" })) });
+    assert.notEqual(keeper.token, restored, "a new result from the Host still counts, in arrival order");
+  });
+
   test("bad input: a window.openai whose getters throw, or whose toolResponseMetadata is not an object, gives nothing; the View keeps working", async () => {
     const good = await mint({ good: 1 });
     const throwingOpenai = Object.defineProperty(new EventTarget(), "openai", {
