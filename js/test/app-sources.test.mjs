@@ -175,6 +175,39 @@ describe("keepFreshestToken: every source, the same rule", () => {
     assert.equal(keeper.token, next, "without a call of your own, the Host's results count in arrival order: the forged one did not pin");
   });
 
+  test("your own call's result carrying the token the Host gave (same payload, same second: the same bytes) makes it your own call's: a Host replay after it changes nothing", async () => {
+    const now = Date.now();
+    const [older, render] = await Promise.all([mint({ game: "older" }, { nowMs: now - 60e3 }), mint({ game: "start" }, { nowMs: now })]);
+    const changes = [];
+    const h = await pair({ beforeConnect: (app) => keepFreshestToken(app, { onchange: (t) => changes.push(t) }) });
+    const keeper = h.before;
+    await h.bridge.sendToolResult({ content: text, _meta: meta(render) });
+    await h.ping();
+    assert.equal(keeper.adopt({ content: text, _meta: meta(render) }), render, "your own call's result: the same token");
+    assert.deepEqual(changes, [render], "an identical token changes nothing visible");
+    await h.bridge.sendToolResult({ content: text, _meta: meta(older) });
+    await h.ping();
+    assert.equal(keeper.token, render, "the Host's replay of an older result does not replace your own call's token");
+    keeper.offer(older);
+    assert.equal(keeper.token, render, "nor does an offer");
+  });
+
+  test("after a reload in ChatGPT, `initial` (the restored token, later than the render's) is not replaced by the render's toolResponseMetadata", async () => {
+    const [render, restored] = await Promise.all([mint({ game: "start" }), mint({ game: "after my move" })]);
+    const win = chatgptWindow({ toolResponseMetadata: meta(render) });
+    const changes = [];
+    const h = await pair({ beforeConnect: (app) => keepFreshestToken(app, { window: win, initial: restored, onchange: (t) => changes.push(t) }) });
+    const keeper = h.before;
+    await h.bridge.sendToolResult({ content: text }); // ChatGPT's notification of the render's result, _meta stripped
+    win.fire({ theme: "dark" });
+    await h.ping();
+    assert.equal(keeper.token, restored, "the restored token is kept, as offer() after the render's result keeps it");
+    assert.equal(keeper.source, "offer");
+    assert.deepEqual(changes, []);
+    win.fire({ toolResponseMetadata: meta(await mint({ game: "a new result" })) });
+    assert.notEqual(keeper.token, restored, "a new result from the Host still counts, in arrival order");
+  });
+
   test("bad input: a window.openai whose getters throw, or whose toolResponseMetadata is not an object, gives nothing; the View keeps working", async () => {
     const good = await mint({ good: 1 });
     const throwingOpenai = Object.defineProperty(new EventTarget(), "openai", {
@@ -494,5 +527,40 @@ describe('"openai": ChatGPT\'s structured widget state, privateContent only', ()
       assert.deepEqual(JSON.parse(storage.getItem(LOCAL_KEY_PREFIX + uuid)), { kept: name }, name);
       assert.equal(await h.ping(), "pong");
     }
+  });
+});
+
+describe("a revoked Proxy in window.openai (Array.isArray throws on one) reads as nothing", () => {
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+
+  test("as widgetState or toolResponseMetadata: the View connects, keeps working, and the other sources serve", async () => {
+    setGlobal("localStorage", new FakeStorage());
+    const openai = openaiStandIn(revoked(), { toolResponseMetadata: revoked() });
+    setGlobal("openai", openai);
+    const h = await pair();
+    await h.bridge.sendToolResult({ content: text, _meta: { viewUUID: "revoked" } });
+    await h.viewState.ready;
+    assert.equal(h.viewState.store, "openai");
+    assert.equal(h.viewState.writeThrough, "local");
+    assert.equal(h.viewState.restored, null);
+    assert.equal(await h.viewState.save({ a: 1 }), false, "a widgetState it cannot read is not overwritten");
+    assert.deepEqual(openai.calls, []);
+    assert.equal(await h.ping(), "pong");
+
+    const good = await mint({ good: 1 });
+    const errors = [];
+    const win = chatgptWindow({ toolResponseMetadata: revoked() });
+    const k = await pair({ beforeConnect: (app) => keepFreshestToken(app, { window: win, onerror: (e) => errors.push(e) }) });
+    win.dispatchEvent(new Event(SET_GLOBALS));
+    await k.bridge.sendToolResult({ content: text, structuredContent: meta(good) });
+    assert.equal(await k.ping(), "pong");
+    assert.equal(k.before.token, good, "the mirror still serves");
+    assert.equal(k.before.error, null);
+    assert.deepEqual(errors, []);
+    k.before.dispose();
   });
 });

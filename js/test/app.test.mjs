@@ -206,6 +206,25 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
     assert.equal(DEFAULT_VIEW_STATE_MAX_BYTES, 65536);
   });
 
+  test("a save() that never settles does not wedge the next render: its ui/initialize is answered, without the capability", async () => {
+    const storage = memoryStore({ n: 0 });
+    storage.save = never;
+    const unavailable = [];
+    const h = await pair({ storage, storeTimeoutMs: SHORT_TIMEOUT_MS });
+    h.bridge.onviewstateunavailable = (e) => unavailable.push(e);
+    await assert.rejects(h.viewState.save({ n: 1 }), (e) => e instanceof ViewStateError && e.code === -32603);
+    // A reload of the View's document: a second ui/initialize on the same bridge.
+    const passThrough = { "~standard": { version: 1, vendor: "t", validate: (value) => ({ value }) } };
+    const params = { appInfo: { name: "v", version: "1" }, appCapabilities: {}, protocolVersion: "2026-01-26" };
+    // The request's own timeout only turns "never answered" into a failure; the Host answers after storeTimeoutMs.
+    const again = await h.app.request({ method: "ui/initialize", params }, passThrough, { timeout: 20 * SHORT_TIMEOUT_MS });
+    assert.equal(again.hostCapabilities.viewState, undefined, "the store's state is unknown while a save is in flight: not offered");
+    assert.equal(Object.hasOwn(again.hostContext, "viewState"), false);
+    assert.equal(h.bridge.viewStateOffered, false);
+    assert.equal(unavailable.length, 1);
+    await assert.rejects(h.forceSave({ n: 2 }), (e) => e.code === -32603);
+  });
+
   test("a Host callback that throws does not turn a stored state into a failed save", async () => {
     const h = await pair();
     const errors = [];

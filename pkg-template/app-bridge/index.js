@@ -27,7 +27,8 @@
 // - Reload guard: a second ui/initialize means a new document in the iframe. The
 //   previous document's in-flight requests are aborted (their responses would
 //   otherwise reach the new document, whose request ids start over and can match
-//   them), and the store is read only after the saves already received settle.
+//   them), and the store is read only after the saves already received settle
+//   (waited for up to `storeTimeoutMs`; past that, no capability for that render).
 import { AppBridge, McpUiInitializeRequestSchema } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { VIEW_STATE_ERRORS, ViewStateError, ViewStateSaveQueue } from "mcp-sealed-state/widget";
 import { DEFAULT_STORE_TIMEOUT_MS, DEFAULT_VIEW_STATE_MAX_BYTES, SET_VIEW_STATE_METHOD } from "../constants.js";
@@ -171,8 +172,16 @@ export class ViewStateAppBridge extends AppBridge {
     this.#offered = false;
     if (++this.#renders > 1) this.#abortPreviousDocument(ctx?.mcpReq?.id);
     const base = await this._onAppsInitialize(params);
-    await this.whenViewStateSettled();
     const result = { ...base, hostCapabilities: withoutViewState(base.hostCapabilities), hostContext: withoutViewState(base.hostContext) };
+    try {
+      // Bounded: a save() that never settles holds the queue for good, and
+      // this render must still be answered. Until it settles, what the store
+      // holds is unknown, so the capability is withheld, as for a failed load.
+      await withTimeout(() => this.whenViewStateSettled(), this.#timeoutMs, "save");
+    } catch (error) {
+      this.#notify(this.onviewstateunavailable, error);
+      return result;
+    }
     const queue = await this.#readStore();
     if (queue === null) return result;
     this.#offered = true;

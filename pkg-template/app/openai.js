@@ -4,8 +4,14 @@
 // documented shape reads as nothing.
 import { resultOf } from "../widget/rpc.js";
 
-/** A JSON-like object (not null, not an array). */
-export const isRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+/** A JSON-like object (not null, not an array). False where asking throws (Array.isArray throws on a revoked Proxy). */
+export function isRecord(value) {
+  try {
+    return value !== null && typeof value === "object" && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
 
 /** `record[name]`, or undefined where reading it throws. */
 export function field(record, name) {

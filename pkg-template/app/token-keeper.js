@@ -41,7 +41,8 @@ import { SET_GLOBALS_EVENT, field, safeResultOf, toolResponseMetadataOf, toolRes
  * A window.openai whose getters throw, or whose toolResponseMetadata is not an
  * object, gives nothing; the other sources still serve.
  * After a reload, offer the restored token after the Host's replayed result
- * (from a toolresult listener added after this keeper's).
+ * (from a toolresult listener added after this keeper's); `initial` counts as
+ * arriving after the render's result that window.openai holds.
  *
  * `expired` is true once a result was the server refusing the token
  * ("expired, start over") and false again when a new token is kept.
@@ -72,6 +73,9 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
   const take = (candidate, from, ownCall) => {
     // State first, then listeners, then the caller's callback: a callback
     // that throws reaches the caller and leaves the keeper consistent.
+    // The kept token arriving again in your own call's result (same payload, same second: the same bytes)
+    // changes nothing visible, but from now on it is your own call's, which no Host source replaces.
+    if (candidate !== null && candidate === token && ownCall && secondsLeft(candidate, now()) > 0) fromOwnCall = true;
     if (candidate === null || candidate === token || (fromOwnCall && !ownCall) || secondsLeft(candidate, now()) <= 0) return token;
     const previous = token;
     token = candidate;
@@ -174,7 +178,17 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
   };
   const onToolResult = guarded((params) => takeResult(params, false));
   const onSetGlobals = guarded((event) => take(fromMetadata(toolResponseMetadataOfEvent(event, scope)), "toolResponseMetadata", false));
-  // `initial` is kept as offer() would keep it, without callbacks: the caller has no keeper yet.
+  // The render's result as window.openai holds it, as a Host's arrival; then
+  // `initial`, kept as offer() would keep it after that result (a restored
+  // token is later than the render's), without callbacks: the caller has no
+  // keeper yet. A token read from window.openai and kept gets its callbacks a
+  // microtask later, once the caller has the keeper.
+  try {
+    const candidate = fromMetadata(toolResponseMetadataOf(scope));
+    if (candidate !== null && secondsLeft(candidate, now()) > 0) [token, source] = [candidate, "toolResponseMetadata"];
+  } catch (e) {
+    error = e;
+  }
   if (typeof initial === "string") {
     try {
       const candidate = adoptToken(null, asResult(initial));
@@ -183,21 +197,13 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
       error = e; // over the read limit: not kept, and said so
     }
   }
-  // The render's result as window.openai holds it, as a Host's arrival. Its
-  // callbacks run a microtask later, once the caller has the keeper.
-  try {
-    const candidate = fromMetadata(toolResponseMetadataOf(scope));
-    if (candidate !== null && candidate !== token && secondsLeft(candidate, now()) > 0) {
-      [token, source] = [candidate, "toolResponseMetadata"];
-      const at = changes;
-      queueMicrotask(() => {
-        if (changes !== at || token !== candidate) return;
-        notify();
-        onchange?.(candidate, null);
-      });
-    }
-  } catch (e) {
-    error = e;
+  if (token !== null && source === "toolResponseMetadata") {
+    const [at, candidate] = [changes, token];
+    queueMicrotask(() => {
+      if (changes !== at || token !== candidate) return;
+      notify();
+      onchange?.(candidate, null);
+    });
   }
   app.addEventListener("toolresult", onToolResult);
   try {
