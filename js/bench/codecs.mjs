@@ -59,18 +59,18 @@ export async function checkInterop(c, payload) {
     if (!isDeepStrictEqual(got, payload)) fail(`${what} returned another payload`);
   };
   const minters = {
-    ours: (b) => c.ours.mint(payload, b && { bind: BIND }),
+    ours: (b) => c.ours.mint(payload, b ? { bind: BIND } : undefined),
     dropIn: (b) => (b ? c.dropInBound.mint(payload, CTX) : c.dropIn.mint(payload)),
     sdk: (b) => (b ? c.sdkBound.mint(payload, CTX) : c.sdk.mint(payload)),
-    nodeHmac: (b) => c.nodeHmac.mint(payload, b && { bind: BIND }),
-    nodeKeyed: (b) => c.nodeKeyed.mint(payload, b && { bind: BIND }),
+    nodeHmac: (b) => c.nodeHmac.mint(payload, b ? { bind: BIND } : undefined),
+    nodeKeyed: (b) => c.nodeKeyed.mint(payload, b ? { bind: BIND } : undefined),
   };
   const verifiers = {
-    ours: (t, b) => c.ours.verify(t, b && { bind: BIND }),
+    ours: (t, b) => c.ours.verify(t, b ? { bind: BIND } : undefined),
     dropIn: (t, b) => (b ? c.dropInBound.verify(t, CTX) : c.dropIn.verify(t)),
     sdk: (t, b) => (b ? c.sdkBound.verify(t, CTX) : c.sdk.verify(t)),
-    nodeHmac: (t, b) => c.nodeHmac.verify(t, b && { bind: BIND }),
-    nodeKeyed: (t, b) => c.nodeKeyed.verify(t, b && { bind: BIND }),
+    nodeHmac: (t, b) => c.nodeHmac.verify(t, b ? { bind: BIND } : undefined),
+    nodeKeyed: (t, b) => c.nodeKeyed.verify(t, b ? { bind: BIND } : undefined),
   };
   for (const bound of [false, true]) {
     // Byte identity: mint all in the same second (retry across a second boundary).
