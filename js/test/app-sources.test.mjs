@@ -9,10 +9,11 @@
 // imageIds }`; setWidgetState; the `openai:set_globals` event on window),
 // named so. The same event path on a real window, in Chromium: app.browser.test.mjs.
 import assert from "node:assert/strict";
-import { afterEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
 import { importPackage } from "./support.mjs";
+import { QuotaStorage, setGlobal, setGlobalGetter } from "./frame-globals.mjs";
 import { atClock } from "../lib/clock.mjs";
 
 const { App } = await import("@modelcontextprotocol/ext-apps");
@@ -287,25 +288,6 @@ describe("keepFreshestToken: every source, the same rule", () => {
 
 // ---- the View's stores: window.openai and localStorage as globals, as in a frame ----
 
-class FakeStorage {
-  map = new Map();
-  getItem(key) {
-    return this.map.has(key) ? this.map.get(key) : null;
-  }
-  setItem(key, value) {
-    this.map.set(key, String(value));
-  }
-  removeItem(key) {
-    this.map.delete(key);
-  }
-  get length() {
-    return this.map.size;
-  }
-  key(i) {
-    return [...this.map.keys()][i] ?? null;
-  }
-}
-
 /** ChatGPT's widget state, a stand-in: setWidgetState replaces widgetState. `persist: false` is a development tool's (memory only: a new one per render). */
 function openaiStandIn(widgetState = null, { toolResponseMetadata } = {}) {
   const openai = {
@@ -321,24 +303,9 @@ function openaiStandIn(widgetState = null, { toolResponseMetadata } = {}) {
   return openai;
 }
 
-const GLOBALS = ["openai", "localStorage"];
-const saved = Object.fromEntries(GLOBALS.map((name) => [name, Object.getOwnPropertyDescriptor(globalThis, name)]));
-function setGlobal(name, value) {
-  Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
-}
-function setGlobalGetter(name, get) {
-  Object.defineProperty(globalThis, name, { get, configurable: true });
-}
-afterEach(() => {
-  for (const name of GLOBALS) {
-    if (saved[name]) Object.defineProperty(globalThis, name, saved[name]);
-    else delete globalThis[name];
-  }
-});
-
 describe('the viewUUID from every source ("local" store)', () => {
   test("the result's _meta, then window.openai.toolResponseMetadata, then structuredContent", async () => {
-    const storage = new FakeStorage();
+    const storage = new QuotaStorage();
     setGlobal("localStorage", storage);
     const cases = [
       [{ _meta: { viewUUID: "from-meta" }, structuredContent: { viewUUID: "from-sc" } }, undefined, "from-meta"],
@@ -362,7 +329,7 @@ describe('the viewUUID from every source ("local" store)', () => {
   });
 
   test("window.openai.toolResponseMetadata's viewUUID: read before structuredContent, and at once when the View connects", async () => {
-    const storage = new FakeStorage();
+    const storage = new QuotaStorage();
     setGlobal("localStorage", storage);
     // A window.openai without setWidgetState: not an "openai" store, but its toolResponseMetadata is a source.
     setGlobal("openai", { toolResponseMetadata: { viewUUID: "from-openai" } });
@@ -453,7 +420,7 @@ describe('"openai": ChatGPT\'s structured widget state, privateContent only', ()
   });
 
   test("a window.openai that does not persist: written through to local, restored from openai first, then local", async () => {
-    const storage = new FakeStorage();
+    const storage = new QuotaStorage();
     setGlobal("localStorage", storage);
     const uuid = "view-1";
     // A development tool's window.openai: memory only, a new one on each reload, toolResponseMetadata with the viewUUID.
@@ -507,7 +474,7 @@ describe('"openai": ChatGPT\'s structured widget state, privateContent only', ()
   });
 
   test("setWidgetState that throws or rejects: save resolves false for that store, and the write-through still happens", async () => {
-    const storage = new FakeStorage();
+    const storage = new QuotaStorage();
     setGlobal("localStorage", storage);
     for (const [name, setWidgetState] of [
       [
@@ -538,7 +505,7 @@ describe("a revoked Proxy in window.openai (Array.isArray throws on one) reads a
   };
 
   test("as widgetState or toolResponseMetadata: the View connects, keeps working, and the other sources serve", async () => {
-    setGlobal("localStorage", new FakeStorage());
+    setGlobal("localStorage", new QuotaStorage());
     const openai = openaiStandIn(revoked(), { toolResponseMetadata: revoked() });
     setGlobal("openai", openai);
     const h = await pair();

@@ -9,9 +9,17 @@
 // `globalThis.localStorage` is a Storage stand-in with a quota, as browsers
 // have (about 5 MiB of text per origin), throwing QuotaExceededError past it.
 import assert from "node:assert/strict";
-import { afterEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { importPackage } from "./support.mjs";
+import { QuotaStorage as Quota, setGlobal } from "./frame-globals.mjs";
+
+// 5 MiB of text by default, as browsers give an origin.
+class QuotaStorage extends Quota {
+  constructor(quotaChars = 5 * 1024 * 1024) {
+    super(quotaChars);
+  }
+}
 
 const { App } = await import("@modelcontextprotocol/ext-apps");
 const { AppBridge } = await import("@modelcontextprotocol/ext-apps/app-bridge");
@@ -23,48 +31,6 @@ const HOST_INFO = { name: "test-host", version: "1.0.0" };
 const INDEX_KEY = "mcp-sealed-state/views";
 const isInvalid = (e) => e instanceof ViewStateError && e.code === -32602;
 const utf8Bytes = (s) => new TextEncoder().encode(s).length;
-
-/** A Storage stand-in with a quota on the characters of keys and values, and key()/length. */
-class QuotaStorage {
-  map = new Map();
-  constructor(quotaChars = 5 * 1024 * 1024) {
-    this.quota = quotaChars;
-  }
-  used(except) {
-    let n = 0;
-    for (const [k, v] of this.map) if (k !== except) n += k.length + v.length;
-    return n;
-  }
-  getItem(key) {
-    return this.map.has(key) ? this.map.get(key) : null;
-  }
-  setItem(key, value) {
-    value = String(value);
-    if (this.used(key) + key.length + value.length > this.quota) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
-    this.map.set(key, value);
-  }
-  removeItem(key) {
-    this.map.delete(key);
-  }
-  get length() {
-    return this.map.size;
-  }
-  key(i) {
-    return [...this.map.keys()][i] ?? null;
-  }
-}
-
-const GLOBALS = ["openai", "localStorage"];
-const saved = Object.fromEntries(GLOBALS.map((name) => [name, Object.getOwnPropertyDescriptor(globalThis, name)]));
-function setGlobal(name, value) {
-  Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
-}
-afterEach(() => {
-  for (const name of GLOBALS) {
-    if (saved[name]) Object.defineProperty(globalThis, name, saved[name]);
-    else delete globalThis[name];
-  }
-});
 
 /** A Host and a View linked in memory; the tool result carries `viewUUID` in `_meta` when given. */
 async function render({ viewUUID, stores, hostStorage } = {}) {

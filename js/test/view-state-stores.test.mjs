@@ -7,11 +7,12 @@
 // `globalThis.localStorage` a fake Storage (getItem/setItem/removeItem). The
 // openai store's structured widget state and write-through: app-sources.test.mjs.
 import assert from "node:assert/strict";
-import { afterEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PACKAGE_DIR, importPackage } from "./support.mjs";
+import { setGlobal } from "./frame-globals.mjs";
 
 const { App } = await import("@modelcontextprotocol/ext-apps");
 const { AppBridge } = await import("@modelcontextprotocol/ext-apps/app-bridge");
@@ -55,18 +56,6 @@ function openaiStandIn(widgetState = null) {
   };
   return openai;
 }
-
-const GLOBALS = ["openai", "localStorage"];
-const saved = Object.fromEntries(GLOBALS.map((name) => [name, Object.getOwnPropertyDescriptor(globalThis, name)]));
-function setGlobal(name, value) {
-  Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
-}
-afterEach(() => {
-  for (const name of GLOBALS) {
-    if (saved[name]) Object.defineProperty(globalThis, name, saved[name]);
-    else delete globalThis[name];
-  }
-});
 
 /** A Host (plain AppBridge, or ViewStateAppBridge with `storage`) and a View linked in memory. */
 async function render({ hostStorage, stores, onInitialized } = {}) {
