@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::{stderr, stdout};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -32,23 +33,6 @@ fn run(key: Option<&str>, args: &[&str]) -> Output {
         assert!(!text.contains(KEY), "the key was printed: {text}");
     }
     out
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "status {:?}, stderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone())
-        .unwrap()
-        .trim_end()
-        .to_string()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).unwrap()
 }
 
 fn codec(key: &str) -> Codec {

@@ -4,6 +4,9 @@
 //! integer); and values that start with a minus.
 #![cfg(all(feature = "cli", not(target_arch = "wasm32")))]
 
+mod common;
+
+use common::{stderr, stdout};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -35,23 +38,6 @@ fn run_with(key: Option<&str>, args: &[&str], stdin: &[u8]) -> Output {
 
 fn run(key: Option<&str>, args: &[&str]) -> Output {
     run_with(key, args, b"")
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "status {:?}, stderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone())
-        .unwrap()
-        .trim_end()
-        .to_string()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).unwrap()
 }
 
 fn codec() -> Codec {

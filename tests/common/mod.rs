@@ -227,3 +227,22 @@ pub fn codec_with(
     f(&mut o);
     mcp_sealed_state::Codec::new(o).unwrap()
 }
+
+/// The standard output of a command that must have succeeded, without its final line ending.
+pub fn stdout(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "status {:?}, stderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .trim_end()
+        .to_string()
+}
+
+/// The standard error of a command.
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
