@@ -1,6 +1,6 @@
-// Where the token and the viewUUID reach the View (SPEC "Where the token and
-// the viewUUID reach the View"), and ChatGPT's structured widget state (SPEC
-// "ChatGPT's widget state keeps UI state from the model"), from the packed
+// Where the token and the viewUUID reach the View, and ChatGPT's structured
+// widget state (docs/hosts.md, "Where the token and the viewUUID reach the
+// View" and "View state on every host"), from the packed
 // tarball over the REAL ext-apps 2.0.4 App and AppBridge linked in memory.
 //
 // `window.openai` here is a stand-in of ChatGPT's documented Apps SDK globals
@@ -125,6 +125,28 @@ describe("keepFreshestToken: every source, the same rule", () => {
     assert.equal(bare.before.source, null);
     assert.equal(bare.before.adopt({ content: text, structuredContent: meta(t1) }), t1, "your own call's mirror");
     assert.equal(bare.before.source, "structuredContent");
+  });
+
+  test("a toolResponseMetadata that is the whole tool result (the mcp-use Inspector's): its _meta is read, for the token and the viewUUID", async () => {
+    const [t0, t1] = await Promise.all([0, 1].map((n) => mint({ n })));
+    const whole = (token, viewUUID) => ({ _meta: meta(token, { viewUUID }), content: text, structuredContent: { board: "........." } });
+    const win = chatgptWindow({ toolResponseMetadata: whole(t0, "view-0") });
+    const h = await pair({ beforeConnect: (app) => keepFreshestToken(app, { window: win }) });
+    assert.equal([h.before.token, h.before.source].join(), [t0, "toolResponseMetadata"].join(), "read one level down when the keeper starts");
+    win.fire({ toolResponseMetadata: whole(t1, "view-1") });
+    assert.equal(h.before.token, t1, "and on openai:set_globals");
+    // An object with a token of its own is ChatGPT's _meta: a `_meta` member beside it is not looked into.
+    win.fire({ toolResponseMetadata: { ...meta(t0), _meta: meta(t1) } });
+    assert.equal(h.before.token, t0);
+    h.before.reset();
+
+    const storage = new QuotaStorage();
+    setGlobal("localStorage", storage);
+    setGlobal("openai", { toolResponseMetadata: whole(t0, "whole-result") });
+    const v = await pair({ stores: ["local"] });
+    assert.equal(v.viewState.store, "local", "the viewUUID inside its _meta, at connect");
+    assert.equal(await v.viewState.save({ n: 1 }), true);
+    assert.ok(storage.getItem(LOCAL_KEY_PREFIX + "whole-result"));
   });
 
   test("openai:set_globals with the same token changes nothing (ChatGPT fires it for theme, display mode...), even after an offer", async () => {

@@ -22,7 +22,7 @@ const KEY = "canonical-request-key: at least thirty-two bytes long";
 const CLI = join(ROOT, "target/debug/mcp-sealed-state");
 const RUNS = Number(process.env.CANONICAL_RUNS ?? 2000);
 
-// SPEC "Request binding": base64url(HMAC-SHA256(key, label + JCS(args))[0..16]).
+// docs/format.md, "`q`: the request digest": base64url(HMAC-SHA256(key, label + JCS(args))[0..16]).
 const digest = (jcs) => createHmac("sha256", KEY).update(`mcp-sealed-state/v1/request:${jcs}`).digest().subarray(0, 16).toString("base64url");
 const qOf = (token) => JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString()).p.q;
 

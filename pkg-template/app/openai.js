@@ -2,6 +2,7 @@
 // a page or a development tool may inject one whose getters throw or whose
 // members have any shape, and the View must keep working. Whatever is not the
 // documented shape reads as nothing.
+import { STATE_META_KEY } from "mcp-sealed-state/widget";
 import { resultOf } from "../widget/rpc.js";
 
 /** A JSON-like object (not null, not an array). False where asking throws (Array.isArray throws on a revoked Proxy). */
@@ -38,13 +39,29 @@ export function openaiOf(scope) {
 }
 
 /**
+ * A toolResponseMetadata as the tool result's `_meta`, or null when it is not
+ * an object. Development tools (the mcp-use Inspector) put the whole result
+ * there, `{ _meta, content, structuredContent }`: its `_meta` is read then,
+ * where the object has no token and no viewUUID of its own.
+ */
+function metadataRecord(metadata) {
+  if (!isRecord(metadata)) return null;
+  const inner = field(metadata, "_meta");
+  if (!isRecord(inner)) return metadata;
+  try {
+    return Object.hasOwn(metadata, STATE_META_KEY) || Object.hasOwn(metadata, "viewUUID") ? metadata : inner;
+  } catch {
+    return null; // a Proxy whose traps throw
+  }
+}
+
+/**
  * `window.openai.toolResponseMetadata` (ChatGPT's copy of the render's tool
  * result `_meta`, which it strips from ui/notifications/tool-result) when it
  * is an object, else null.
  */
 export function toolResponseMetadataOf(scope) {
-  const metadata = field(openaiOf(scope), "toolResponseMetadata");
-  return isRecord(metadata) ? metadata : null;
+  return metadataRecord(field(openaiOf(scope), "toolResponseMetadata"));
 }
 
 /**
@@ -61,8 +78,7 @@ export function toolResponseMetadataOfEvent(event, scope) {
     named = false; // a Proxy whose traps throw
   }
   if (!named) return toolResponseMetadataOf(scope);
-  const metadata = field(globals, "toolResponseMetadata");
-  return isRecord(metadata) ? metadata : null;
+  return metadataRecord(field(globals, "toolResponseMetadata"));
 }
 
 /** The event ChatGPT fires on window when any of window.openai's globals changes (theme, display mode, tool output...). */

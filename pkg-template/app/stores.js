@@ -1,5 +1,5 @@
 // The View-side stores of view state other than the Host's, and the order in
-// which connectWithViewState tries them (SPEC "View state on every host"):
+// which connectWithViewState tries them (docs/hosts.md, "View state on every host"):
 // "host" (ui/set-view-state), "openai" (ChatGPT's window.openai, its
 // widgetState.privateContent), "local" (localStorage under the tool result's
 // viewUUID), "memory" (nothing outlives the View). Every store applies the same size rule, and a store
@@ -87,8 +87,8 @@ export function memoryStore() {
 }
 
 /**
- * ChatGPT's store, when `window.openai.setWidgetState` is a function (SPEC
- * "ChatGPT's widget state keeps UI state from the model"). ChatGPT shows
+ * ChatGPT's store, when `window.openai.setWidgetState` is a function
+ * (docs/hosts.md, "View state on every host"). ChatGPT shows
  * widget state to the model unless it has the structured shape
  * `{ modelContent, privateContent, imageIds }`, and view state is UI-only:
  * - restored from `window.openai.widgetState.privateContent` when widgetState

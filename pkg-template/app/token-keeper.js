@@ -9,8 +9,8 @@ import { SET_GLOBALS_EVENT, field, safeResultOf, toolResponseMetadataOf, toolRes
  * (the widget's adoptToken estimates the same thing by the later `exp`, which
  * a forged token can fake). Call it before `app.connect()`.
  *
- * Where the token comes from (SPEC "Where the token and the viewUUID reach
- * the View"), the first that carries a v1 token of: the result's
+ * Where the token comes from (docs/hosts.md, "Where the token and the
+ * viewUUID reach the View"), the first that carries a v1 token of: the result's
  * `_meta["ng-mcp-ui/state"]`; `window.openai.toolResponseMetadata` (ChatGPT
  * strips `_meta` from the notification and exposes it there: read when the
  * keeper starts, for each notified result, and again on every

@@ -1,4 +1,4 @@
-// The one canonical form of a request's arguments (SPEC "Request binding"):
+// The one canonical form of a request's arguments (docs/format.md, "`q`: the request digest"):
 // RFC 8785 (JCS) text of a plain JSON value, the same text the Rust core
 // writes (src/jcs.rs). Written here rather than by an npm package because it
 // must also refuse what has no canonical form (non-finite numbers, lone

@@ -7,7 +7,7 @@ import { NG_MCP_UI_INVALID_MESSAGE, TOKEN_PREFIX } from "../constants.js";
 import { readTokenJsonJs } from "./read-js.js";
 import { resultOf } from "./rpc.js";
 
-// Where a tool result carries the token, in SPEC's order (window.openai's
+// Where a tool result carries the token, in the order of docs/hosts.md (window.openai's
 // toolResponseMetadata, between the two, is read by the app entry's keeper).
 const TOKEN_SOURCES = ["_meta", "structuredContent"];
 

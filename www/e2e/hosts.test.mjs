@@ -1,5 +1,5 @@
 // The demo View where the Host does not hand it the tool result's `_meta`
-// (SPEC "Where the token and the viewUUID reach the View"), in headless
+// (docs/hosts.md, "Where the token and the viewUUID reach the View"), in headless
 // Chromium, through the demo Host page (www/host.html) and its sandbox proxy:
 //
 // - ChatGPT's surface, as a STAND-IN of its documented Apps SDK API

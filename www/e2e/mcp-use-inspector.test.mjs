@@ -116,17 +116,18 @@ test("mcp-use Inspector: the View renders, a move plays, store openai written th
     outputKeys: Object.keys(window.openai.toolOutput ?? {}),
   }));
   t.diagnostic(`window.openai.toolResponseMetadata keys: ${seen.metadataKeys}; toolOutput keys: ${seen.outputKeys}`);
-  // Unlike ChatGPT's (the result's _meta), its toolResponseMetadata is the whole result: the token sits
-  // one level down, where the View does not read it; it reads the notification's _meta here.
+  // Unlike ChatGPT's (the result's _meta), its toolResponseMetadata is the whole result: the View
+  // reads the token and the viewUUID one level down, in its _meta.
   assert.deepEqual(seen.metadataKeys.sort(), ["_meta", "content", "structuredContent"]);
   assert.deepEqual(seen.outputKeys.sort(), ["board", "lastMove", "line", "status", "turn", "winner", "you"]);
   assert.equal(seen.origin, new URL(proxy.url()).origin);
   assert.equal(seen.openai, "function", "the Inspector injects window.openai");
   t.diagnostic(`View CSP: ${seen.csp}`);
 
-  // What the View made of it: the token from the result's _meta (the Inspector passes it), store
-  // "openai" written through to "local", and the backend the Inspector's CSP allows.
-  assert.equal(await body.getAttribute("data-source"), "_meta");
+  // What the View made of it: the token from window.openai (there when the View starts; the
+  // notification's _meta brings the same token), store "openai" written through to "local", and the
+  // backend the Inspector's CSP allows.
+  assert.equal(await body.getAttribute("data-source"), "toolResponseMetadata");
   assert.equal(await body.getAttribute("data-store"), "openai");
   assert.equal(await body.getAttribute("data-write-through"), "local");
   await view.locator("body[data-backend]").waitFor();

@@ -110,7 +110,7 @@ export function mirrorFor(url, config) {
  * (ChatGPT's ui/notifications/tool-result, ext-apps' basic-host): a copy of
  * `result` whose `structuredContent` also carries `_meta`'s sealed token
  * (STATE_META_KEY) and viewUUID, under the same names, where the View reads
- * them last (SPEC "Where the token and the viewUUID reach the View").
+ * them last (docs/hosts.md, "Where the token and the viewUUID reach the View").
  *
  * Never the default, because structuredContent is model-visible: the model
  * sees the token (signed, so it cannot alter it unnoticed; its secret part
