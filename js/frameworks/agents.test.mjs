@@ -28,7 +28,9 @@ test("agents in workerd: no STATE_KEY in production serves nothing, with our err
     const response = await fetch(worker.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
     assert.equal(response.status, 500);
     // Miniflare answers a Worker's uncaught exception with its text (Cloudflare logs it).
-    assert.match(await response.text(), PRODUCTION_ERROR);
+    const text = await response.text();
+    assert.match(text, PRODUCTION_ERROR);
+    assert.match(text, /Worker secret STATE_KEY/, "the error names the binding to set");
   } finally {
     await worker.dispose();
   }

@@ -9,8 +9,9 @@ let codec; // one per isolate, made on the first request (a Worker's env is not 
 
 export default {
   async fetch(request, env, ctx) {
-    // No STATE_KEY with NODE_ENV=production: a RangeError, and no request is served.
-    codec ??= new StateCodec({ key: env.STATE_KEY, production: env.NODE_ENV === "production" });
+    // The key from the STATE_KEY secret, production from the NODE_ENV variable. No STATE_KEY
+    // with NODE_ENV=production: a RangeError naming the secret to set, and no request is served.
+    codec ??= new StateCodec({ env });
     // The principal: a stand-in header here; bind to the authenticated user (getMcpAuthContext()) in a real Worker.
     const user = request.headers.get("x-user") ?? "anonymous";
     const call = await toolCall(request);
