@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{stderr, stdout};
+use common::{assert_not_printed, run_cli, stderr, stdout};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -19,32 +19,10 @@ const KEY: &str = "cli-hardening-key: at least thirty-two bytes long";
 /// The last second of the year 9999 (9999-12-31T23:59:59Z).
 const LAST_SECOND_OF_9999: i64 = 253_402_300_799;
 
-/// Run the command with `STATE_KEY` set to `key` (or unset), `stdin` piped in.
+/// The command run as `run_cli` runs it; this file's key never shows, whichever way it came.
 fn run_with(key: Option<&str>, args: &[&str], stdin: &[u8]) -> Output {
-    let mut cmd = Command::new(BIN);
-    cmd.args(args)
-        .env_remove("STATE_KEY")
-        .env_remove("OTHER_KEY")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(key) = key {
-        cmd.env("STATE_KEY", key);
-    }
-    let mut child = cmd.spawn().unwrap();
-    // The command may stop reading early (that is one of the checks): a
-    // broken pipe here is expected then.
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "a panic: {err}");
-    assert_ne!(out.status.code(), Some(101), "a panic: {err}");
-    for stream in [&out.stdout, &out.stderr] {
-        assert!(
-            !String::from_utf8_lossy(stream).contains(KEY),
-            "the key was printed"
-        );
-    }
+    let out = run_cli(BIN, key, args, stdin);
+    assert_not_printed(&out, KEY);
     out
 }
 

@@ -6,10 +6,9 @@
 
 mod common;
 
-use common::{stderr, stdout};
-use std::io::Write;
+use common::{run_cli, stderr, stdout};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use mcp_sealed_state::{Codec, CodecOptions};
 
@@ -17,23 +16,8 @@ const BIN: &str = env!("CARGO_BIN_EXE_mcp-sealed-state");
 const KEY: &str = "cli-inputs-key: at least thirty-two bytes long";
 const SECRET: &str = r#"{"seed":"c0ffee","gameId":17}"#;
 
-/// Run the command with `STATE_KEY` set to `key` (or unset), `stdin` piped in.
 fn run_with(key: Option<&str>, args: &[&str], stdin: &[u8]) -> Output {
-    let mut cmd = Command::new(BIN);
-    cmd.args(args)
-        .env_remove("STATE_KEY")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(key) = key {
-        cmd.env("STATE_KEY", key);
-    }
-    let mut child = cmd.spawn().unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "a panic: {err}");
-    out
+    run_cli(BIN, key, args, stdin)
 }
 
 fn run(key: Option<&str>, args: &[&str]) -> Output {

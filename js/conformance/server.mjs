@@ -4,10 +4,9 @@
 // Every tool asks for its input as an InputRequiredResult until the retry
 // carries it; requestState goes through `state` (request-state.mjs), so the
 // same tools run on each codec.
-import { createServer } from "node:http";
-import { Readable } from "node:stream";
 import { randomUUID } from "node:crypto";
 import { CLIENT_CAPABILITIES_META_KEY, McpServer, acceptedContent, createMcpHandler, fromJsonSchema, inputRequired } from "@modelcontextprotocol/server";
+import { fetchServer } from "../lib/node-fetch.mjs";
 
 const NO_ARGUMENTS = fromJsonSchema({ type: "object", properties: {} });
 
@@ -114,23 +113,7 @@ export function mrtrHandler(state) {
 
 /** Serves a fetch handler on 127.0.0.1 (an ephemeral port): { url, close }. */
 export async function listen(handler) {
-  const server = createServer(async (req, res) => {
-    try {
-      const hasBody = req.method !== "GET" && req.method !== "HEAD";
-      const request = new Request(new URL(req.url, `http://${req.headers.host}`), {
-        method: req.method,
-        headers: Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])),
-        body: hasBody ? Readable.toWeb(req) : undefined,
-        duplex: "half",
-      });
-      const response = await handler.fetch(request);
-      res.writeHead(response.status, [...response.headers].flat());
-      if (response.body) Readable.fromWeb(response.body).pipe(res);
-      else res.end();
-    } catch (e) {
-      res.writeHead(500).end(String(e));
-    }
-  });
+  const server = fetchServer(handler, { errorBody: String });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}/mcp`,

@@ -41,3 +41,22 @@ export function failOnPageProblems(t, page, close, { expected = [] } = {}) {
   });
   return problems;
 }
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/**
+ * Keep `context` on loopback, as this machine's and CI's network is: the
+ * Google Fonts stylesheet a tool's UI loads (both Inspectors do) gets an empty
+ * one, and any other request off loopback is aborted and pushed onto `problems`.
+ */
+export function keepOnLoopback(context, problems) {
+  return context.route(
+    (url) => !LOOPBACK.has(url.hostname),
+    (route) => {
+      const url = new URL(route.request().url());
+      if (url.hostname === "fonts.googleapis.com") return route.fulfill({ status: 200, contentType: "text/css", body: "" });
+      problems.push(`a request off loopback: ${url.href}`);
+      return route.abort();
+    },
+  );
+}

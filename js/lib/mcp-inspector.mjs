@@ -10,11 +10,10 @@
 // HOME that dispose() removes; the token goes through the environment, never argv.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { REPO_ROOT, freePort } from "./serve.mjs";
+import { startWithHome, stopper } from "./child-server.mjs";
+import { REPO_ROOT } from "./serve.mjs";
 
 const NODE_MODULES = join(REPO_ROOT, "js/node_modules");
 /** npm `node` (22.x): the Inspector's engines field asks for >= 22.19. */
@@ -58,14 +57,7 @@ async function startOnce({ serverUrl, port, home, onLog }) {
     child.once("error", reject);
     exited.then(({ code, signal }) => setImmediate(() => reject(new Error(`the MCP Inspector exited before listening (code ${code}, signal ${signal}): ${early.join(" | ")}`))));
   });
-  const dispose = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
-      await exited;
-      clearTimeout(timer);
-    }
-  };
+  const dispose = stopper(child, exited);
   try {
     const { url, sandboxUrl } = await ready;
     if (!url.includes(token)) throw new Error("the Inspector's URL does not carry the auth token it was given");
@@ -78,25 +70,7 @@ async function startOnce({ serverUrl, port, home, onLog }) {
 
 /** Start the Inspector's web UI, with `serverUrl` (Streamable HTTP) as its one server. */
 export async function startInspector({ serverUrl, onLog } = {}) {
-  const home = mkdtempSync(join(tmpdir(), "mcp-inspector-"));
-  try {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        // CLIENT_PORT cannot be 0 (the Inspector derives its origin allow-list
-        // from it), so a free port is found first; a lost race is retried.
-        const inspector = await startOnce({ serverUrl, port: await freePort(), home, onLog });
-        const dispose = inspector.dispose;
-        inspector.dispose = async () => {
-          await dispose();
-          rmSync(home, { recursive: true, force: true });
-        };
-        return inspector;
-      } catch (error) {
-        if (!error.portInUse || attempt === 3) throw error;
-      }
-    }
-  } catch (error) {
-    rmSync(home, { recursive: true, force: true });
-    throw error;
-  }
+  // CLIENT_PORT cannot be 0 (the Inspector derives its origin allow-list from
+  // it), so a free port is found first; a lost race is retried.
+  return startWithHome("mcp-inspector-", ({ port, home }) => startOnce({ serverUrl, port, home, onLog }));
 }

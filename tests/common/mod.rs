@@ -246,3 +246,43 @@ pub fn stdout(out: &std::process::Output) -> String {
 pub fn stderr(out: &std::process::Output) -> String {
     String::from_utf8(out.stderr.clone()).unwrap()
 }
+
+/// Run the command `bin` with `STATE_KEY` set to `key` (or unset, and
+/// `OTHER_KEY` unset), `stdin` piped in. Fails the test on a panic, or when
+/// the key shows in what it printed.
+pub fn run_cli(bin: &str, key: Option<&str>, args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut cmd = Command::new(bin);
+    cmd.args(args)
+        .env_remove("STATE_KEY")
+        .env_remove("OTHER_KEY")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(key) = key {
+        cmd.env("STATE_KEY", key);
+    }
+    let mut child = cmd.spawn().unwrap();
+    // The command may stop reading early (some tests check that it does): a
+    // broken pipe here is expected then.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "a panic: {err}");
+    assert_ne!(out.status.code(), Some(101), "a panic: {err}");
+    if let Some(key) = key {
+        assert_not_printed(&out, key);
+    }
+    out
+}
+
+/// Fails the test when `secret` shows in the command's standard output or error.
+pub fn assert_not_printed(out: &std::process::Output, secret: &str) {
+    for stream in [&out.stdout, &out.stderr] {
+        assert!(
+            !String::from_utf8_lossy(stream).contains(secret),
+            "a secret was printed"
+        );
+    }
+}

@@ -18,7 +18,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { REPO_ROOT } from "../../js/lib/serve.mjs";
-import { PACKED, failOnPageProblems, launchChromium } from "../../js/lib/chromium.mjs";
+import { PACKED, failOnPageProblems, keepOnLoopback, launchChromium } from "../../js/lib/chromium.mjs";
 import { VIEW_HTML, startServer } from "../../js/lib/miniflare.mjs";
 import { startInspector } from "../../js/lib/mcp-inspector.mjs";
 import { startRustServer } from "../../js/lib/rust-server.mjs";
@@ -34,7 +34,6 @@ const BOARD_AFTER_FIRST_MOVE = "X...O....";
 // If this Chromium logs the refused compile of the widget's wasm, that is the
 // one console error the View may cause (as under the demo Host's "spec" policy).
 const WASM_REFUSED = /WebAssembly.*(violates|Content Security Policy)|Content Security Policy.*WebAssembly|wasm-unsafe-eval/i;
-const isLoopback = (url) => ["127.0.0.1", "localhost", "[::1]"].includes(new URL(url).hostname);
 
 const servers = {}; // workerd, rust: the two demo servers, same View
 let browser;
@@ -106,18 +105,7 @@ describe("the demo in the MCP Inspector 2.12 (web UI, Chromium)", () => {
         for (const event of ["console", "requestfailed", "response", "pageerror"]) page.removeAllListeners(event);
       };
       const problems = failOnPageProblems(t, page, () => (stopCollecting(), context.close()), { expected: [WASM_REFUSED] });
-      // This machine's (and CI's) network reaches no third-party host: the
-      // Inspector's one, its Google Fonts stylesheet, gets an empty one; any
-      // other request off loopback fails the test.
-      await context.route(
-        (url) => !isLoopback(url.href),
-        (route) => {
-          const url = new URL(route.request().url());
-          if (url.hostname === "fonts.googleapis.com") return route.fulfill({ status: 200, contentType: "text/css", body: "" });
-          problems.push(`a request off loopback: ${url.href}`);
-          return route.abort();
-        },
-      );
+      await keepOnLoopback(context, problems); // its Google Fonts stylesheet: an empty one; anything else off loopback fails the test
 
       await page.goto(inspector.url);
       // Its one server, as given on the command line: Streamable HTTP to the demo in workerd.

@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { REPO_ROOT } from "../../js/lib/serve.mjs";
-import { CHROMIUM_ARGS, PACKED } from "../../js/lib/chromium.mjs";
+import { CHROMIUM_ARGS, PACKED, keepOnLoopback } from "../../js/lib/chromium.mjs";
 import { VIEW_HTML, startServer } from "../../js/lib/miniflare.mjs";
 import { startMcpUseInspector } from "../lib/mcp-use-inspector.mjs";
 
@@ -33,7 +33,6 @@ const BOARD_AFTER_FIRST_MOVE = "X...O....";
 const LOCAL_KEY_PREFIX = "mcp-sealed-state/view/";
 // The refused compile of the widget's wasm under the Inspector's CSP, if Chromium logs it as an error.
 const WASM_REFUSED = /WebAssembly.*(violates|Content Security Policy)|Content Security Policy.*WebAssembly|wasm-unsafe-eval/i;
-const isLoopback = (url) => ["127.0.0.1", "localhost", "[::1]"].includes(new URL(url).hostname);
 
 let server;
 let inspector;
@@ -81,16 +80,7 @@ test("mcp-use Inspector: the View renders, a move plays, store openai written th
     if (where === server.mcpUrl.href && /status of 405/.test(m.text())) return;
     if (!WASM_REFUSED.test(m.text()) && !/Failed to load resource: the server responded with a status of 404/.test(m.text())) problems.push(`console.error: ${m.text()} (${where})`);
   });
-  // Off loopback: its Google Fonts stylesheet gets an empty one; anything else fails the test.
-  await context.route(
-    (url) => !isLoopback(url.href),
-    (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname === "fonts.googleapis.com") return route.fulfill({ status: 200, contentType: "text/css", body: "" });
-      problems.push(`a request off loopback: ${url.href}`);
-      return route.abort();
-    },
-  );
+  await keepOnLoopback(context, problems); // its Google Fonts stylesheet: an empty one; anything else off loopback fails the test
 
   // 127.0.0.1 for the UI: its sandbox proxy then runs on localhost, a second origin.
   const ui = new URL(inspector.url);

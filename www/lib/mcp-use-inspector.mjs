@@ -8,11 +8,11 @@
 // anonymous telemetry is off (MCP_USE_ANONYMIZED_TELEMETRY=false) and what it
 // writes goes to a temporary HOME that dispose() removes.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { REPO_ROOT, freePort } from "../../js/lib/serve.mjs";
+import { startWithHome, stopper } from "../../js/lib/child-server.mjs";
+import { REPO_ROOT } from "../../js/lib/serve.mjs";
 
 const JS_MODULES = join(REPO_ROOT, "js/node_modules");
 /** The Inspector's command (its package's `mcp-inspect` bin). */
@@ -54,14 +54,7 @@ async function startOnce({ serverUrl, port, home, onLog }) {
     child.once("error", reject);
     exited.then(({ code, signal }) => setImmediate(() => reject(new Error(`the mcp-use Inspector exited before listening (code ${code}, signal ${signal}): ${lines.join(" | ")}`))));
   });
-  const dispose = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
-      await exited;
-      clearTimeout(timer);
-    }
-  };
+  const dispose = stopper(child, exited);
   try {
     const printed = new URL(await ready);
     // It may go on to another port when this one is taken: the printed one is the truth.
@@ -75,23 +68,5 @@ async function startOnce({ serverUrl, port, home, onLog }) {
 /** Start the mcp-use Inspector on a free loopback port, auto-connecting to `serverUrl` (Streamable HTTP). */
 export async function startMcpUseInspector({ serverUrl, onLog } = {}) {
   if (!existsSync(MCP_USE_INSPECTOR_CLI)) throw new Error(`${MCP_USE_INSPECTOR_CLI} is missing: run scripts/setup.sh (npm ci in www/third-party)`);
-  const home = mkdtempSync(join(tmpdir(), "mcp-use-inspector-"));
-  try {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const inspector = await startOnce({ serverUrl, port: await freePort(), home, onLog });
-        const dispose = inspector.dispose;
-        inspector.dispose = async () => {
-          await dispose();
-          rmSync(home, { recursive: true, force: true });
-        };
-        return inspector;
-      } catch (error) {
-        if (!error.portInUse || attempt === 3) throw error;
-      }
-    }
-  } catch (error) {
-    rmSync(home, { recursive: true, force: true });
-    throw error;
-  }
+  return startWithHome("mcp-use-inspector-", ({ port, home }) => startOnce({ serverUrl, port, home, onLog }));
 }
