@@ -2,8 +2,9 @@
 // (chromedriver), Firefox ESR (geckodriver) and WebKit (WebKitGTK's
 // WebKitWebDriver, under Xvfb when there is no display). Playwright cannot
 // drive stock Firefox ESR or WebKitGTK, and the npm WebDriver clients bring
-// a tree of dependencies (and driver downloaders) for the five endpoints used
-// here: new session, navigate, execute async script, delete session, status.
+// a tree of dependencies (and driver downloaders) for the few endpoints used
+// here: new session, navigate, refresh, execute script, find element, switch
+// frame, element click, delete session, status.
 //
 // Each engine's browser options come from the repo's webdriver.json, the file
 // wasm-bindgen-test-runner reads for `wasm-pack test`, so both runs start the
@@ -12,11 +13,17 @@
 //   const session = await startSession("firefox");
 //   await session.navigate(url);
 //   const value = await session.executeAsync("arguments[0](1 + arguments[1])", 2);
+//   await session.switchToFrame(await session.findElement("iframe")); // then session.switchToFrame(null): the top
+//   await session.click(await session.findElement("button"));
+//   await session.waitFor("return document.body.dataset.phase === arguments[0]", ["playing"], { what: "playing" });
 //   await session.close(); // ends the browser and the driver
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { REPO_ROOT, freePort } from "./serve.mjs";
+
+/** The key of a W3C WebDriver element reference: `{ [ELEMENT]: id }`. */
+export const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 
 const CAPABILITIES = JSON.parse(readFileSync(join(REPO_ROOT, "webdriver.json"), "utf8"));
 
@@ -143,6 +150,7 @@ export async function startSession(engine, { scriptTimeoutMs = 60_000 } = {}) {
     throw error;
   }
   const path = `/session/${created.sessionId}`;
+  const execute = (script, ...args) => call(driver.base, "POST", `${path}/execute/sync`, { script, args });
   return {
     engine,
     /** What the driver reports of the browser: browserName, browserVersion, platformName... */
@@ -151,7 +159,41 @@ export async function startSession(engine, { scriptTimeoutMs = 60_000 } = {}) {
     /** Run `script` in the page (a function body; its last argument is the callback) and return what it calls back with. */
     executeAsync: (script, ...args) => call(driver.base, "POST", `${path}/execute/async`, { script, args }, scriptTimeoutMs + 30_000),
     /** Run `script` in the page (a function body) and return its value. */
-    execute: (script, ...args) => call(driver.base, "POST", `${path}/execute/sync`, { script, args }),
+    execute,
+    /** Reload the current top-level page (frames are left: the next commands run in the top). */
+    refresh: () => call(driver.base, "POST", `${path}/refresh`, {}),
+    /**
+     * The first element matching `css` in the current frame (a WebDriver
+     * element reference, which `execute` also takes as an argument), or an
+     * error ("no such element") at once: poll with `waitFor` for one to come.
+     */
+    findElement: (css) => call(driver.base, "POST", `${path}/element`, { using: "css selector", value: css }),
+    /** Make the frame of `element` (an iframe's reference) the current one; `null`: the top-level page. */
+    switchToFrame: (element) => call(driver.base, "POST", `${path}/frame`, { id: element }),
+    /** Make the current frame's parent the current one. */
+    switchToParentFrame: () => call(driver.base, "POST", `${path}/frame/parent`, {}),
+    /** Click `element` as a person would: scrolled into view, at its centre, refused if something covers it. */
+    click: (element) => call(driver.base, "POST", `${path}/element/${element[ELEMENT]}/click`, {}),
+    /**
+     * Run `script` (a function body, with `args`) in the current frame every
+     * `intervalMs` until it returns a truthy value, and return that value;
+     * past `timeoutMs` throw, naming `what` and the last value or error. For
+     * conditions a page reaches on its own time (never a fixed sleep).
+     */
+    async waitFor(script, args = [], { timeoutMs = 60_000, intervalMs = 100, what = script } = {}) {
+      const deadline = performance.now() + timeoutMs;
+      let last;
+      for (;;) {
+        try {
+          last = await execute(script, ...args);
+          if (last) return last;
+        } catch (error) {
+          last = error;
+        }
+        if (performance.now() > deadline) throw new Error(`${engine}: not within ${timeoutMs} ms: ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+        await new Promise((ok) => setTimeout(ok, intervalMs));
+      }
+    },
     async close() {
       try {
         await call(driver.base, "DELETE", path, undefined, 30_000);

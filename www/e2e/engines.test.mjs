@@ -1,0 +1,231 @@
+// The demo View's `/app` entry (connectWithViewState, keepFreshestToken, the
+// "host", "openai", "local" and "memory" stores) end to end in Firefox ESR and
+// WebKit (WebKitGTK, Safari's engine), whose rules for a cross-site frame's
+// storage differ from Chromium's. The same demo as demo.test.mjs and
+// hosts.test.mjs (which run in Chromium through Playwright): the workerd
+// server, the Host page (www/host.html) and its sandbox proxy on a second
+// origin, the View in the proxy's srcdoc iframe; driven over plain WebDriver
+// (js/lib/webdriver.mjs: geckodriver, WebKitWebDriver under Xvfb).
+//
+// The Host page is opened on `localhost` and the sandbox proxy served on
+// `127.0.0.1`, so the View's frame is cross-site, as on real hosts (ChatGPT's
+// Views run on web-sandbox.oaiusercontent.com); the same-site case (both on
+// 127.0.0.1, another port) is measured beside it for the "local" store.
+//
+// Each engine's session is started once; every case starts from empty Host
+// storage. Page errors: a listener is put into the Host page, the proxy and
+// the View once each has loaded (WebDriver has no script that runs before a
+// page's own), and the pages' own error displays are checked; an error before
+// that shows as a View that never reaches its state.
+//
+// Needs the packed package and the one-file View (as demo.test.mjs), and the
+// engines (scripts/setup.sh). A missing engine fails, as in js/engines.
+//   node --test www/e2e/engines.test.mjs
+//   ENGINES=webkit node --test www/e2e/engines.test.mjs   (a subset)
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { DEFAULT_MOUNTS, serve } from "../../js/lib/serve.mjs";
+import { PACKED } from "../../js/lib/chromium.mjs";
+import { VIEW_HTML, buildWorker, startServer } from "../../js/lib/miniflare.mjs";
+import { ENGINES, engineInstalled, startSession } from "../../js/lib/webdriver.mjs";
+import { serveSandbox } from "../lib/sandbox-server.mjs";
+
+const KEY = "engines e2e key: at least thirty-two bytes long";
+// The server's deterministic answer (www/server/game.js): X at 0 -> O at 4.
+const BOARD_1 = "X...O....";
+const ENGINE_LIST = (process.env.ENGINES ?? "firefox,webkit").split(",").filter(Boolean);
+// Generous: a loaded 2-core CI machine, a WebKit process starting under Xvfb.
+const WAIT_MS = 60_000;
+
+let web;
+let sandbox;
+let server;
+
+before(async () => {
+  if (!existsSync(join(PACKED, "widget/browser.js"))) throw new Error("the packed package is not installed: run `npm --prefix js run build && node js/pack.mjs` first");
+  if (!existsSync(VIEW_HTML)) throw new Error("the one-file View is not built: run `node www/game/build.mjs` first");
+  server = await startServer({ key: KEY, instance: "engines", build: await buildWorker(), onLog: () => {} });
+  web = await serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED } });
+  sandbox = await serveSandbox();
+});
+
+after(async () => {
+  await web?.close();
+  await sandbox?.close();
+  await server?.dispose();
+});
+
+// Put into a document once it has loaded: its later errors and unhandled rejections, in window.e2eErrors.
+const LISTEN_FOR_ERRORS = `
+if (!window.e2eErrors) {
+  window.e2eErrors = [];
+  addEventListener("error", (e) => window.e2eErrors.push("error: " + e.message));
+  addEventListener("unhandledrejection", (e) => window.e2eErrors.push("unhandled rejection: " + (e.reason?.stack ?? e.reason)));
+}
+return true;`;
+
+/**
+ * The demo Host in `session`, from empty storage, with these query options;
+ * `site: "cross"` opens it on localhost (the proxy stays on 127.0.0.1).
+ * Returns helpers that switch into the Host page, the proxy or the View.
+ */
+async function openHost(session, options, { site = "cross" } = {}) {
+  const origin = site === "cross" ? web.url.replace("//127.0.0.1:", "//localhost:") : web.url;
+  assert.notEqual(new URL(origin).origin, new URL(sandbox.url).origin);
+  // Empty storage for the Host: no stored calls re-rendered from an earlier case.
+  await session.switchToFrame(null);
+  await session.navigate(`${origin}www/host.html`);
+  await session.execute("localStorage.clear(); return true");
+  const query = new URLSearchParams({ servers: server.mcpUrl.href, user: "e2e", sandbox: new URL(sandbox.url).origin, ...options });
+  await session.navigate(`${origin}www/host.html?${query}`);
+
+  const host = {
+    /** Into the Host page (the top). */
+    async top() {
+      await session.switchToFrame(null);
+    },
+    /** Into the newest call's sandbox proxy frame, once it has loaded. */
+    async proxy() {
+      await session.switchToFrame(null);
+      const frame = await session.waitFor('return document.querySelector(".call[data-call-id] iframe")', [], { timeoutMs: WAIT_MS, what: "the View's proxy frame" });
+      await session.switchToFrame(frame);
+      await session.waitFor("return document.readyState === 'complete' && location.pathname === '/sandbox.html'", [], { timeoutMs: WAIT_MS, what: "the proxy page" });
+    },
+    /** Into the newest call's View (the proxy's srcdoc iframe), once it shows its store. */
+    async view() {
+      await host.proxy();
+      const frame = await session.waitFor('return document.querySelector("iframe")', [], { timeoutMs: WAIT_MS, what: "the View's frame in the proxy" });
+      await session.switchToFrame(frame);
+      await until("return document.body?.dataset.store", "the View's store");
+    },
+    /** What the View shows: read in its frame (the current one). */
+    state: () =>
+      session.execute(`const b = document.body.dataset;
+return {
+  phase: b.phase, busy: b.busy, backend: b.backend, store: b.store, writeThrough: b.writeThrough, source: b.source, tab: b.tab,
+  board: [...document.querySelectorAll(".cell")].map((c) => c.dataset.mark).join(""),
+  token: document.getElementById("token").dataset.token,
+  vsStatus: document.getElementById("vs-status").textContent,
+  expired: !document.getElementById("expired-banner").hidden,
+  message: document.getElementById("game-message").hidden ? null : document.getElementById("game-message").textContent,
+};`),
+    /** Listen for errors in the Host page, the proxy and the View (call once they have loaded). */
+    async listen() {
+      for (const into of [host.top, host.proxy, host.view]) {
+        await into();
+        await session.execute(LISTEN_FOR_ERRORS);
+      }
+    },
+    /** No error in any of the three documents since `listen`, and none shown by the Host or the View. */
+    async assertNoErrors() {
+      const seen = {};
+      for (const [name, into] of Object.entries({ host: host.top, proxy: host.proxy, view: host.view })) {
+        await into();
+        seen[name] = await session.execute("return window.e2eErrors ?? ['no listener']");
+      }
+      await host.top();
+      seen.hostShown = await session.execute('const e = document.getElementById("conn-error"); return e.hidden ? [] : [e.textContent]');
+      assert.deepEqual(seen, { host: [], proxy: [], view: [], hostShown: [] });
+      await host.view();
+      const s = await host.state();
+      assert.equal(s.expired, false, "no expired banner");
+      assert.equal(s.message, null, "no game message");
+    },
+    /** "New game" in the Host; ends in the new View, once it is playing. */
+    async newGame() {
+      await host.top();
+      await until('return document.querySelector("#conn-status")?.dataset.status === "connected"', "the Host connected to the server");
+      await session.click(await session.findElement("#new-game"));
+      await until('return document.querySelector(".call[data-ready=true]")', "the Host rendered the View");
+      await host.view();
+      await until('return document.body.dataset.phase === "playing" && document.body.dataset.busy === "false"', "the View playing");
+    },
+    /** Click cell `cell` in the View (the current frame) and wait for `board`, the server's answer included. */
+    async move(cell, board) {
+      const button = await session.waitFor(`return document.querySelector('.cell[data-cell="${cell}"]:not(:disabled)')`, [], { timeoutMs: WAIT_MS, what: `cell ${cell} enabled` });
+      await session.click(button);
+      await until(`return document.body.dataset.busy === "false" && [...document.querySelectorAll(".cell")].map((c) => c.dataset.mark).join("") === arguments[0]`, `the board ${board}`, board);
+    },
+    /** Select a details tab in the View (its UI state). */
+    async tab(name) {
+      await session.click(await session.findElement(`[role=tab][data-tab="${name}"]`));
+      await until("return document.body.dataset.tab === arguments[0]", `tab ${name}`, name);
+    },
+    /** Reload the Host page; ends in the re-rendered View, once it is playing. */
+    async reload() {
+      await host.top();
+      await session.refresh();
+      await until('return document.documentElement.dataset.ready === "true" && document.querySelector(".call[data-ready=true]")', "the Host re-rendered the stored call");
+      await host.view();
+      await until('return document.body.dataset.phase === "playing"', "the View playing after the reload");
+    },
+  };
+  const until = (script, what, ...args) => session.waitFor(script, args, { timeoutMs: WAIT_MS, what });
+  host.until = until;
+  return host;
+}
+
+for (const engine of ENGINE_LIST) {
+  describe(engine, () => {
+    let session;
+    before(async () => {
+      assert.ok(ENGINES[engine], `unknown engine ${engine}`);
+      assert.ok(engineInstalled(engine), `${engine}: its driver (${ENGINES[engine].driver()}) is not installed: source scripts/setup.sh`);
+      session = await startSession(engine);
+    });
+    after(() => session?.close());
+
+    test("wasm policy, the Host offers ui/set-view-state: backend wasm, store host, a move through the server; the page reloaded: board, token and tab restored", async (t) => {
+      const h = await openHost(session, { policy: "wasm" });
+      await h.newGame();
+      await h.listen();
+      await h.view();
+      await h.until('return document.body.dataset.backend === "wasm"', "backend wasm");
+      let s = await h.state();
+      t.diagnostic(`${session.capabilities.browserName} ${session.capabilities.browserVersion}: store ${s.store}, backend ${s.backend}, source ${s.source}`);
+      assert.equal(s.store, "host");
+      assert.equal(s.source, "_meta");
+      await h.move(0, BOARD_1);
+      await h.tab("claims");
+      const token = (await h.state()).token;
+      assert.match(token, /^v1\.[\w-]+\.[\w-]{43}$/);
+      // Saved in the Host's storage (ui/set-view-state) before the reload.
+      await h.top();
+      await h.until(
+        `const k = Object.keys(localStorage).find((n) => n.includes(":view-state:"));
+const v = k && JSON.parse(localStorage.getItem(k));
+return v?.token === arguments[0] && v.tab === "claims";`,
+        "the Host stored the View's state",
+        token,
+      );
+      await h.assertNoErrors();
+
+      await h.reload();
+      await h.listen();
+      await h.view();
+      s = await h.state();
+      assert.equal(s.board, BOARD_1, "the board came back");
+      assert.equal(s.token, token, "the token of the move came back, not the replayed start's");
+      assert.equal(s.tab, "claims", "the selected tab came back");
+      assert.match(s.vsStatus, /restored/);
+      assert.equal(s.store, "host");
+      await h.assertNoErrors();
+    });
+
+    test("spec policy (no 'wasm-unsafe-eval'): backend js, a move plays, no error", async (t) => {
+      const h = await openHost(session, { policy: "spec" });
+      await h.newGame();
+      await h.listen();
+      await h.view();
+      await h.until("return document.body.dataset.backend", "the backend settled");
+      const s = await h.state();
+      t.diagnostic(`store ${s.store}, backend ${s.backend}, source ${s.source}`);
+      assert.equal(s.backend, "js");
+      assert.equal(s.store, "host");
+      await h.move(0, BOARD_1);
+      await h.assertNoErrors();
+    });
+  });
+}
