@@ -35,6 +35,14 @@ import { serveSandbox } from "../lib/sandbox-server.mjs";
 const KEY = "engines e2e key: at least thirty-two bytes long";
 // The server's deterministic answer (www/server/game.js): X at 0 -> O at 4.
 const BOARD_1 = "X...O....";
+// In the View's frame: whether localStorage takes a write, or the error it throws.
+const STORAGE_PROBE = `try {
+  localStorage.setItem("e2e-probe", "1");
+  localStorage.removeItem("e2e-probe");
+  return "works";
+} catch (e) {
+  return e.name + ": " + e.message;
+}`;
 const ENGINE_LIST = (process.env.ENGINES ?? "firefox,webkit").split(",").filter(Boolean);
 // Generous: a loaded 2-core CI machine, a WebKit process starting under Xvfb.
 const WAIT_MS = 60_000;
@@ -225,6 +233,98 @@ return v?.token === arguments[0] && v.tab === "claims";`,
       assert.equal(s.backend, "js");
       assert.equal(s.store, "host");
       await h.move(0, BOARD_1);
+      await h.assertNoErrors();
+    });
+
+    test("no ui/set-view-state (viewstate=off), an opaque View frame (the proxy's default sandbox): localStorage throws SecurityError, store memory, a move plays, no error", async (t) => {
+      const h = await openHost(session, { viewstate: "off" });
+      await h.newGame();
+      await h.listen();
+      await h.view();
+      const probe = await session.execute(STORAGE_PROBE);
+      const s = await h.state();
+      t.diagnostic(`store ${s.store}, backend ${s.backend}, source ${s.source}; localStorage in the View: ${probe}`);
+      assert.equal(await session.execute("return window.origin"), "null", "an opaque origin");
+      assert.match(probe, /^SecurityError: /);
+      assert.equal(s.store, "memory");
+      assert.equal(s.backend, "wasm");
+      assert.equal(s.source, "_meta");
+      await h.move(0, BOARD_1);
+      assert.match((await h.state()).vsStatus, /kept in this View only/);
+      await h.assertNoErrors();
+    });
+
+    test(`no ui/set-view-state (viewstate=off), frame=storage, the View's frame cross-site: ${engine === "webkit" ? "WebKit" : "Firefox"} gives it storage partitioned by the top-level site: store local, restored after a reload; no error`, async (t) => {
+      const h = await openHost(session, { viewstate: "off", frame: "storage" }, { site: "cross" });
+      await h.newGame();
+      await h.listen();
+      await h.view();
+      const probe = await session.execute(STORAGE_PROBE);
+      let s = await h.state();
+      t.diagnostic(`store ${s.store}, backend ${s.backend}, source ${s.source}; localStorage in the View: ${probe}`);
+      assert.equal(await session.execute("return window.origin"), new URL(sandbox.url).origin, "the proxy's origin");
+      assert.equal(probe, "works");
+      assert.equal(s.store, "local");
+      assert.equal(s.source, "_meta");
+      await session.execute('localStorage.setItem("e2e-partition", "written under a localhost top"); return true');
+      await h.move(0, BOARD_1);
+      await h.tab("raw");
+      const token = (await h.state()).token;
+      // Saved under the result's viewUUID in the View's (the proxy origin's) storage.
+      await h.until(
+        `const k = Object.keys(localStorage).find((n) => n.startsWith("mcp-sealed-state/view/"));
+const v = k && JSON.parse(localStorage.getItem(k));
+return v?.token === arguments[0] && v.tab === "raw";`,
+        "the View's local store holds its state",
+        token,
+      );
+      await h.assertNoErrors();
+
+      await h.reload();
+      await h.listen();
+      await h.view();
+      s = await h.state();
+      assert.deepEqual({ store: s.store, board: s.board, token: s.token, tab: s.tab }, { store: "local", board: BOARD_1, token, tab: "raw" }, "restored from local");
+      assert.match(s.vsStatus, /restored/);
+      await h.assertNoErrors();
+
+      // The same proxy origin under a same-site top (127.0.0.1): local too, and the key written under
+      // the localhost top is not there: the storage is partitioned by the top-level site.
+      const same = await openHost(session, { viewstate: "off", frame: "storage" }, { site: "same" });
+      await same.newGame();
+      await same.listen();
+      await same.view();
+      const seen = await session.execute('return localStorage.getItem("e2e-partition")');
+      t.diagnostic(`same-site top: store ${(await same.state()).store}; the key written under the cross-site top: ${JSON.stringify(seen)}`);
+      assert.equal((await same.state()).store, "local");
+      assert.equal(seen, null, "partitioned by the top-level site");
+      await same.assertNoErrors();
+    });
+
+    test("ChatGPT's surface (a stand-in of its documented window.openai: surface=chatgpt&meta=drop): token from toolResponseMetadata, store openai written through to local, a move plays, no error", async (t) => {
+      const h = await openHost(session, { viewstate: "off", frame: "storage", surface: "chatgpt", meta: "drop" });
+      await h.newGame();
+      await h.listen();
+      await h.view();
+      let s = await h.state();
+      t.diagnostic(`store ${s.store}, writeThrough ${s.writeThrough}, backend ${s.backend}, source ${s.source}`);
+      assert.equal(s.source, "toolResponseMetadata");
+      assert.equal(s.store, "openai");
+      assert.equal(s.writeThrough, "local");
+      assert.equal(s.backend, "wasm");
+      const first = s.token;
+      await h.move(0, BOARD_1);
+      s = await h.state();
+      assert.notEqual(s.token, first);
+      assert.equal(s.source, "toolResponseMetadata", "the move's token came by openai:set_globals");
+      // The View's state went to the page's widget state (setWidgetState), in privateContent.
+      await h.top();
+      await h.until(
+        `const id = window.demoHost.calls()[0].id;
+return window.demoHost.widgetState(id)?.privateContent?.token === arguments[0];`,
+        "setWidgetState got the View's state",
+        s.token,
+      );
       await h.assertNoErrors();
     });
   });
