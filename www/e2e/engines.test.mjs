@@ -145,6 +145,7 @@ return {
     async newGame() {
       await host.top();
       await until('return document.querySelector("#conn-status")?.dataset.status === "connected"', "the Host connected to the server");
+      await session.execute(LISTEN_FOR_ERRORS); // in the Host page before the View comes
       await session.click(await session.findElement("#new-game"));
       await until('return document.querySelector(".call[data-ready=true]")', "the Host rendered the View");
       await host.view();
