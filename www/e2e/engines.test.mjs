@@ -22,6 +22,7 @@
 // engines (scripts/setup.sh). A missing engine fails, as in js/engines.
 //   node --test www/e2e/engines.test.mjs
 //   ENGINES=webkit node --test www/e2e/engines.test.mjs   (a subset)
+//   ENGINES=chromium node --test www/e2e/engines.test.mjs (the same cases over chromedriver, for comparison)
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -43,6 +44,7 @@ const STORAGE_PROBE = `try {
 } catch (e) {
   return e.name + ": " + e.message;
 }`;
+const ENGINE_NAMES = { chromium: "Chromium", firefox: "Firefox", webkit: "WebKit" };
 const ENGINE_LIST = (process.env.ENGINES ?? "firefox,webkit").split(",").filter(Boolean);
 // Generous: a loaded 2-core CI machine, a WebKit process starting under Xvfb.
 const WAIT_MS = 60_000;
@@ -255,7 +257,7 @@ return v?.token === arguments[0] && v.tab === "claims";`,
       await h.assertNoErrors();
     });
 
-    test(`no ui/set-view-state (viewstate=off), frame=storage, the View's frame cross-site: ${engine === "webkit" ? "WebKit" : "Firefox"} gives it storage partitioned by the top-level site: store local, restored after a reload; no error`, async (t) => {
+    test(`no ui/set-view-state (viewstate=off), frame=storage, the View's frame cross-site: ${ENGINE_NAMES[engine]} gives it storage partitioned by the top-level site: store local, restored after a reload; no error`, async (t) => {
       const h = await openHost(session, { viewstate: "off", frame: "storage" }, { site: "cross" });
       await h.newGame();
       await h.listen();
