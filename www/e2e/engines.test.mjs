@@ -44,6 +44,8 @@ const STORAGE_PROBE = `try {
 } catch (e) {
   return e.name + ": " + e.message;
 }`;
+// Where mcp-sealed-state/app's "local" store keeps a View's state: this prefix and the tool result's viewUUID.
+const LOCAL_KEY_PREFIX = "mcp-sealed-state/view/";
 const ENGINE_NAMES = { chromium: "Chromium", firefox: "Firefox", webkit: "WebKit" };
 const ENGINE_LIST = (process.env.ENGINES ?? "firefox,webkit").split(",").filter(Boolean);
 // Generous: a loaded 2-core CI machine, a WebKit process starting under Xvfb.
@@ -274,11 +276,14 @@ return v?.token === arguments[0] && v.tab === "claims";`,
       await h.tab("raw");
       const token = (await h.state()).token;
       // Saved under the result's viewUUID in the View's (the proxy origin's) storage.
+      await h.top();
+      const key = LOCAL_KEY_PREFIX + (await session.execute("return window.demoHost.calls()[0].result._meta.viewUUID"));
+      await h.view();
       await h.until(
-        `const k = Object.keys(localStorage).find((n) => n.startsWith("mcp-sealed-state/view/"));
-const v = k && JSON.parse(localStorage.getItem(k));
-return v?.token === arguments[0] && v.tab === "raw";`,
+        `const v = JSON.parse(localStorage.getItem(arguments[0]) ?? "null");
+return v?.token === arguments[1] && v.tab === "raw";`,
         "the View's local store holds its state",
+        key,
         token,
       );
       await h.assertNoErrors();
@@ -328,6 +333,17 @@ return window.demoHost.widgetState(id)?.privateContent?.token === arguments[0];`
         "setWidgetState got the View's state",
         s.token,
       );
+      await h.assertNoErrors();
+
+      // The page reloaded: the Host injects the saved widget state; the View restores from it first.
+      const token = s.token;
+      await h.reload();
+      await h.listen();
+      await h.view();
+      s = await h.state();
+      const restoredFrom = await session.execute("return window.gameView.ui.viewState.restoredFrom");
+      t.diagnostic(`after a reload: store ${s.store}, restored from ${restoredFrom}, source ${s.source}`);
+      assert.deepEqual({ store: s.store, restoredFrom, board: s.board, token: s.token, source: s.source }, { store: "openai", restoredFrom: "openai", board: BOARD_1, token, source: "offer" });
       await h.assertNoErrors();
     });
   });
