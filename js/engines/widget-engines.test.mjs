@@ -27,7 +27,7 @@ import { after, before, describe, test } from "node:test";
 import * as esbuild from "esbuild";
 import { POLICIES, srcdocFor } from "../bundlers.mjs";
 import { CONSUMER, JS_DIR, PACKAGE_DIR, ROOT, importPackage } from "../test/support.mjs";
-import { ENGINES, engineInstalled, startSession } from "../lib/webdriver.mjs";
+import { startSession } from "../lib/webdriver.mjs";
 import { serve } from "../lib/serve.mjs";
 
 const NOW_MS = Date.UTC(2026, 6, 28, 12, 0, 0, 250);
@@ -337,9 +337,7 @@ for (const engine of ENGINE_LIST) {
   describe(engine, () => {
     let session;
     before(async () => {
-      assert.ok(ENGINES[engine], `unknown engine ${engine}`);
-      assert.ok(engineInstalled(engine), `${engine}: its driver (${ENGINES[engine].driver()}) is not installed: source scripts/setup.sh`);
-      session = await startSession(engine);
+      session = await startSession(engine); // fails when the engine is not installed
     });
     after(() => session?.close());
 

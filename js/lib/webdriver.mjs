@@ -41,7 +41,7 @@ function onPath(name) {
  * geckodriver is `cargo install`ed into CARGO_INSTALL_ROOT, whose bin/ is on
  * PATH after scripts/setup.sh.
  */
-export const ENGINES = {
+const ENGINES = {
   chromium: {
     driver: () => process.env.CHROMEDRIVER ?? "/usr/bin/chromedriver",
     args: (port) => [`--port=${port}`],
@@ -62,7 +62,7 @@ export const ENGINES = {
 };
 
 /** Whether `engine`'s driver (and, where it needs one, xvfb-run) is installed. */
-export function engineInstalled(engine) {
+function engineInstalled(engine) {
   const e = ENGINES[engine];
   const driver = e.driver();
   return existsSync(driver) && (!e.display || Boolean(process.env.DISPLAY) || Boolean(onPath("xvfb-run")));
@@ -137,9 +137,12 @@ async function startDriver(engine) {
 
 /**
  * A new browser session of `engine` ("chromium", "firefox" or "webkit"), with
- * its own driver process. `close()` ends both.
+ * its own driver process. `close()` ends both. An unknown engine, or one whose
+ * driver is not installed, is an error: CI installs them all.
  */
 export async function startSession(engine, { scriptTimeoutMs = 60_000 } = {}) {
+  if (!Object.hasOwn(ENGINES, engine)) throw new Error(`unknown engine ${engine}`);
+  if (!engineInstalled(engine)) throw new Error(`${engine}: its driver (${ENGINES[engine].driver()}) is not installed: source scripts/setup.sh`);
   const driver = await startDriver(engine);
   let created;
   try {

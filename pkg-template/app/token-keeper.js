@@ -87,13 +87,15 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
     onchange?.(candidate, previous);
     return token;
   };
-  // The token of window.openai.toolResponseMetadata as a Host's arrival: null (nothing new) when it is the one last read there.
-  const fromMetadata = (metadata) => {
-    const candidate = metadata === null ? null : adoptToken(null, { _meta: metadata }); // throws RangeError over the read limit
+  // The v1 token of a toolResponseMetadata, or null; throws RangeError over the read limit.
+  const metadataToken = (metadata) => (metadata === null ? null : adoptToken(null, { _meta: metadata }));
+  // That token as a Host's arrival: null (nothing new) when it is the one last read there.
+  const arrived = (candidate) => {
     if (candidate === null || candidate === lastFromMetadata) return null;
     lastFromMetadata = candidate;
     return candidate;
   };
+  const fromMetadata = (metadata) => arrived(metadataToken(metadata));
   // A tool result: "expired, start over", or the first source that carries a v1 token.
   const takeResult = (result, ownCall) => {
     const r = safeResultOf(result);
@@ -106,8 +108,8 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
     const meta = adoptToken(null, { _meta: field(r, "_meta") }); // the result's v1 token, or null; throws RangeError over the read limit
     if (meta !== null) return take(meta, "_meta", ownCall);
     if (!ownCall) {
-      const metadata = toolResponseMetadataOf(scope);
-      if (metadata !== null && adoptToken(null, { _meta: metadata }) !== null) return take(fromMetadata(metadata), "toolResponseMetadata", false);
+      const candidate = metadataToken(toolResponseMetadataOf(scope)); // read once: each read parses the token
+      if (candidate !== null) return take(arrived(candidate), "toolResponseMetadata", false);
     }
     return take(adoptToken(null, { structuredContent: field(r, "structuredContent") }), "structuredContent", ownCall);
   };

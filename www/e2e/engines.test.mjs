@@ -30,7 +30,7 @@ import { after, before, describe, test } from "node:test";
 import { DEFAULT_MOUNTS, serve } from "../../js/lib/serve.mjs";
 import { PACKED } from "../../js/lib/chromium.mjs";
 import { VIEW_HTML, buildWorker, startServer } from "../../js/lib/miniflare.mjs";
-import { ENGINES, engineInstalled, startSession } from "../../js/lib/webdriver.mjs";
+import { startSession } from "../../js/lib/webdriver.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 
 const KEY = "engines e2e key: at least thirty-two bytes long";
@@ -123,7 +123,7 @@ return {
   expired: !document.getElementById("expired-banner").hidden,
   message: document.getElementById("game-message").hidden ? null : document.getElementById("game-message").textContent,
 };`),
-    /** Listen for errors in the Host page, the proxy and the View (call once they have loaded). */
+    /** Listen for errors in the Host page, the proxy and the View (once they have loaded); ends in the View. */
     async listen() {
       for (const into of [host.top, host.proxy, host.view]) {
         await into();
@@ -145,7 +145,7 @@ return {
       assert.equal(s.expired, false, "no expired banner");
       assert.equal(s.message, null, "no game message");
     },
-    /** "New game" in the Host; ends in the new View, once it is playing. */
+    /** "New game" in the Host; ends in the new View, once it is playing, with error listeners in all three documents. */
     async newGame() {
       await host.top();
       await until('return document.querySelector("#conn-status")?.dataset.status === "connected"', "the Host connected to the server");
@@ -154,6 +154,7 @@ return {
       await until('return document.querySelector(".call[data-ready=true]")', "the Host rendered the View");
       await host.view();
       await until('return document.body.dataset.phase === "playing" && document.body.dataset.busy === "false"', "the View playing");
+      await host.listen();
     },
     /** Click cell `cell` in the View (the current frame) and wait for `board`, the server's answer included. */
     async move(cell, board) {
@@ -166,13 +167,14 @@ return {
       await session.click(await session.findElement(`[role=tab][data-tab="${name}"]`));
       await until("return document.body.dataset.tab === arguments[0]", `tab ${name}`, name);
     },
-    /** Reload the Host page; ends in the re-rendered View, once it is playing. */
+    /** Reload the Host page; ends in the re-rendered View, once it is playing, with error listeners in all three documents. */
     async reload() {
       await host.top();
       await session.refresh();
       await until('return document.documentElement.dataset.ready === "true" && document.querySelector(".call[data-ready=true]")', "the Host re-rendered the stored call");
       await host.view();
       await until('return document.body.dataset.phase === "playing"', "the View playing after the reload");
+      await host.listen();
     },
   };
   const until = (script, what, ...args) => session.waitFor(script, args, { timeoutMs: WAIT_MS, what });
@@ -184,17 +186,13 @@ for (const engine of ENGINE_LIST) {
   describe(engine, () => {
     let session;
     before(async () => {
-      assert.ok(ENGINES[engine], `unknown engine ${engine}`);
-      assert.ok(engineInstalled(engine), `${engine}: its driver (${ENGINES[engine].driver()}) is not installed: source scripts/setup.sh`);
-      session = await startSession(engine);
+      session = await startSession(engine); // fails when the engine is not installed
     });
     after(() => session?.close());
 
     test("wasm policy, the Host offers ui/set-view-state: backend wasm, store host, a move through the server; the page reloaded: board, token and tab restored", async (t) => {
       const h = await openHost(session, { policy: "wasm" });
       await h.newGame();
-      await h.listen();
-      await h.view();
       await h.until('return document.body.dataset.backend === "wasm"', "backend wasm");
       let s = await h.state();
       t.diagnostic(`${session.capabilities.browserName} ${session.capabilities.browserVersion}: store ${s.store}, backend ${s.backend}, source ${s.source}`);
@@ -216,8 +214,6 @@ return v?.token === arguments[0] && v.tab === "claims";`,
       await h.assertNoErrors();
 
       await h.reload();
-      await h.listen();
-      await h.view();
       s = await h.state();
       assert.equal(s.board, BOARD_1, "the board came back");
       assert.equal(s.token, token, "the token of the move came back, not the replayed start's");
@@ -230,8 +226,6 @@ return v?.token === arguments[0] && v.tab === "claims";`,
     test("spec policy (no 'wasm-unsafe-eval'): backend js, a move plays, no error", async (t) => {
       const h = await openHost(session, { policy: "spec" });
       await h.newGame();
-      await h.listen();
-      await h.view();
       await h.until("return document.body.dataset.backend", "the backend settled");
       const s = await h.state();
       t.diagnostic(`store ${s.store}, backend ${s.backend}, source ${s.source}`);
@@ -244,8 +238,6 @@ return v?.token === arguments[0] && v.tab === "claims";`,
     test("no ui/set-view-state (viewstate=off), an opaque View frame (the proxy's default sandbox): localStorage throws SecurityError, store memory, a move plays, no error", async (t) => {
       const h = await openHost(session, { viewstate: "off" });
       await h.newGame();
-      await h.listen();
-      await h.view();
       const probe = await session.execute(STORAGE_PROBE);
       const s = await h.state();
       t.diagnostic(`store ${s.store}, backend ${s.backend}, source ${s.source}; localStorage in the View: ${probe}`);
@@ -262,8 +254,6 @@ return v?.token === arguments[0] && v.tab === "claims";`,
     test(`no ui/set-view-state (viewstate=off), frame=storage, the View's frame cross-site: ${ENGINE_NAMES[engine]} gives it storage partitioned by the top-level site: store local, restored after a reload; no error`, async (t) => {
       const h = await openHost(session, { viewstate: "off", frame: "storage" }, { site: "cross" });
       await h.newGame();
-      await h.listen();
-      await h.view();
       const probe = await session.execute(STORAGE_PROBE);
       let s = await h.state();
       t.diagnostic(`store ${s.store}, backend ${s.backend}, source ${s.source}; localStorage in the View: ${probe}`);
@@ -289,8 +279,6 @@ return v?.token === arguments[1] && v.tab === "raw";`,
       await h.assertNoErrors();
 
       await h.reload();
-      await h.listen();
-      await h.view();
       s = await h.state();
       assert.deepEqual({ store: s.store, board: s.board, token: s.token, tab: s.tab }, { store: "local", board: BOARD_1, token, tab: "raw" }, "restored from local");
       assert.match(s.vsStatus, /restored/);
@@ -300,8 +288,6 @@ return v?.token === arguments[1] && v.tab === "raw";`,
       // the localhost top is not there: the storage is partitioned by the top-level site.
       const same = await openHost(session, { viewstate: "off", frame: "storage" }, { site: "same" });
       await same.newGame();
-      await same.listen();
-      await same.view();
       const seen = await session.execute('return localStorage.getItem("e2e-partition")');
       t.diagnostic(`same-site top: store ${(await same.state()).store}; the key written under the cross-site top: ${JSON.stringify(seen)}`);
       assert.equal((await same.state()).store, "local");
@@ -312,8 +298,6 @@ return v?.token === arguments[1] && v.tab === "raw";`,
     test("ChatGPT's surface (a stand-in of its documented window.openai: surface=chatgpt&meta=drop): token from toolResponseMetadata, store openai written through to local, a move plays, no error", async (t) => {
       const h = await openHost(session, { viewstate: "off", frame: "storage", surface: "chatgpt", meta: "drop" });
       await h.newGame();
-      await h.listen();
-      await h.view();
       let s = await h.state();
       t.diagnostic(`store ${s.store}, writeThrough ${s.writeThrough}, backend ${s.backend}, source ${s.source}`);
       assert.equal(s.source, "toolResponseMetadata");
@@ -338,8 +322,6 @@ return window.demoHost.widgetState(id)?.privateContent?.token === arguments[0];`
       // The page reloaded: the Host injects the saved widget state; the View restores from it first.
       const token = s.token;
       await h.reload();
-      await h.listen();
-      await h.view();
       s = await h.state();
       const restoredFrom = await session.execute("return window.gameView.ui.viewState.restoredFrom");
       t.diagnostic(`after a reload: store ${s.store}, restored from ${restoredFrom}, source ${s.source}`);
