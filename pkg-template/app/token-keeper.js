@@ -2,7 +2,7 @@
 // sees, by a rule that a replayed or forged token cannot pin.
 import { STATE_META_KEY, adoptToken, isSealedStateError, secondsLeft } from "mcp-sealed-state/widget";
 import { DEFAULT_READY_TIMEOUT_MS } from "../constants.js";
-import { field, onSetGlobals, safeResultOf, toolResponseMetadataOf, toolResponseMetadataOfEvent } from "./openai.js";
+import { field, onSetGlobals, openaiOf, safeResultOf, toolResponseMetadataOf, toolResponseMetadataOfEvent } from "./openai.js";
 import { bridgeConnected, onOwnToolResult } from "./tool-calls.js";
 import { onViewState, viewStateOf } from "./tracking.js";
 import { PERSISTED } from "./view-state.js";
@@ -135,14 +135,14 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
     if (candidate !== null) return fromHost(arrived(candidate), "toolResponseMetadata");
     return fromHost(adoptToken(null, { structuredContent: field(r, "structuredContent") }), "structuredContent");
   };
-  // A result of the View's own call. Through window.openai it may carry no
-  // token (MCPJam returns `_meta: null`): the host's toolResponseMetadata then
-  // holds it, now or at its next set_globals.
+  // A result of the View's own call. Where window.openai exists it may carry
+  // no token (MCPJam returns `_meta: null`, ChatGPT strips it): the host's
+  // toolResponseMetadata then holds it, now or at its next set_globals.
   const takeOwnResult = (result, via) => {
     const r = safeResultOf(result);
     if (isSealedStateError(r)) return refused(result);
     const [candidate, from] = ownToken(r);
-    if (candidate !== null || via !== "openai") return take(candidate, from, true);
+    if (candidate !== null || (via !== "openai" && openaiOf(scope) === null)) return take(candidate, from, true);
     const updated = fromMetadata(toolResponseMetadataOf(scope));
     if (updated !== null) return take(updated, "toolResponseMetadata", true);
     awaitingMetadata = true;

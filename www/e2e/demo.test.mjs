@@ -385,7 +385,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     const token = await h.token();
     await h.waitSaved({ tab: "raw", token });
     const saved = await h.localState(first);
-    assert.deepEqual(saved, { token, expired: false, tab: "raw" });
+    assert.deepEqual(saved, { token, tab: "raw" }, "the View's tab, and the token its keeper keeps there (persist: \"token\")");
     assert.deepEqual(await h.page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":view-state:"))), [], "nothing in the Host's storage");
     await screenshot(h.page, "game-local.png");
 
@@ -418,7 +418,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     assert.equal(await h.store(), "local");
     assert.equal(await h.tab(), "payload");
     assert.equal(await h.board(), ".........");
-    await h.waitSaved({ tab: "payload", token: await h.token() });
+    await h.waitSaved({ token: await h.token() }); // the keeper saves the token; the tab is saved once it changes
     assert.deepEqual(await h.localState(first), saved);
 
     // A state over the limit (64 KiB without a Host's maxBytes) is refused, and the store keeps what it had.

@@ -325,7 +325,7 @@ return window.demoHost.widgetState(id)?.privateContent?.token === arguments[0];`
       s = await h.state();
       const restoredFrom = await session.execute("return window.gameView.ui.viewState.restoredFrom");
       t.diagnostic(`after a reload: store ${s.store}, restored from ${restoredFrom}, source ${s.source}`);
-      assert.deepEqual({ store: s.store, restoredFrom, board: s.board, token: s.token, source: s.source }, { store: "openai", restoredFrom: "openai", board: BOARD_1, token, source: "offer" });
+      assert.deepEqual({ store: s.store, restoredFrom, board: s.board, token: s.token, source: s.source }, { store: "openai", restoredFrom: "openai", board: BOARD_1, token, source: "viewState" });
       await h.assertNoErrors();
     });
   });

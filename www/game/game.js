@@ -289,6 +289,7 @@ render();
 const viewState = await connectWithViewState(app);
 await viewState.ready;
 ui.viewState = viewState;
+window.gameView.decidedAtMs = Math.round(performance.now()); // since this document started: the time to a decided store
 function showViewState() {
   const restored = viewState.restored;
   if (TABS.includes(restored?.tab)) ui.tab = restored.tab;
