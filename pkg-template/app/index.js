@@ -1,14 +1,16 @@
 // mcp-sealed-state/app: the View side of view state (the draft MCP Apps
 // request `ui/set-view-state`) and sealed-token adoption, over
-// @modelcontextprotocol/ext-apps' `App` (an optional peer dependency).
+// @modelcontextprotocol/ext-apps' `App` (an optional peer dependency), in
+// MCP Apps hosts and in Apps SDK hosts (window.openai only) alike.
 //
 //   const app = new App({ name: "my-view", version: "1.0.0" }, {});
-//   const keeper = keepFreshestToken(app, { onchange: (t) => ... });   // before connect
+//   const tokens = keepFreshestToken(app, { persist: true });   // before connect
 //   const viewState = await connectWithViewState(app);
-//   await viewState.ready;          // store and restored are final
+//   await viewState.ready;          // bounded; store and restored settled
 //   viewState.store;                // "host" | "openai" | "local" | "memory"
 //   viewState.restored;             // this render's saved state, or null
 //   await viewState.save({ tab });  // true once a store that outlives the View took it
+//   await callTool(app, { name: "move", arguments: { state: tokens.token } }); // its token is kept
 //
 // ext-apps 2.0.4's App drops hostCapabilities keys it does not know, so
 // `app.getHostCapabilities()` never shows `viewState`: the RAW ui/initialize

@@ -155,9 +155,13 @@ async function openHost(t, endpoints, { policy = "wasm", viewState = "host", fra
     policy,
     starts: () => toolCalls.filter((c) => c.name === "start").length,
     async newGame() {
+      // The previous View may be playing already: wait for the new call's View, not for any.
+      const before = (await callIds()).length;
       await page.click("#new-game");
+      await page.waitForFunction((n) => window.demoHost.calls().length > n, before);
+      const [id] = await callIds();
+      await page.waitForSelector(`.call[data-call-id="${id}"][data-ready=true]`);
       await view.locator("body[data-phase=playing][data-busy=false]").waitFor();
-      await page.waitForSelector(".call[data-ready=true]");
     },
     callIds,
     proxyOf,
