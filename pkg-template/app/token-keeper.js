@@ -139,6 +139,7 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
   // no token (MCPJam returns `_meta: null`, ChatGPT strips it): the host's
   // toolResponseMetadata then holds it, now or at its next set_globals.
   const takeOwnResult = (result, via) => {
+    awaitingMetadata = false;
     const r = safeResultOf(result);
     if (isSealedStateError(r)) return refused(result);
     const [candidate, from] = ownToken(r);
@@ -199,6 +200,7 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
       stopOwn();
       stopGlobals();
       stopViewState();
+      stopLateRestore();
       clearTimeout(noneTimer);
       listeners.clear();
     },
@@ -271,6 +273,7 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
   // This app's ViewState: the token restored from it and saved into it
   // (`persist`), and the moment after which no token means "none".
   let noneTimer;
+  let stopLateRestore = () => {};
   const startNoneTimer = () => {
     clearTimeout(noneTimer);
     noneTimer = setTimeout(() => {
@@ -285,11 +288,11 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
     vs.ready.then(() => {
       if (viewState !== vs) return;
       if (member !== null) {
-        const before = token;
         guarded(() => restore(vs[PERSISTED].get(member), "viewState"))();
         restoredYet = true;
-        if (token === before) save(); // what this render holds, unless it is what was restored
-        vs.subscribe(guarded(() => restore(vs[PERSISTED].get(member), "viewState")));
+        if ((expired ? null : token) !== vs[PERSISTED].get(member)) save(); // what this render holds, unless the store has it
+        stopLateRestore();
+        stopLateRestore = vs.subscribe(guarded(() => restore(vs[PERSISTED].get(member), "viewState")));
       }
       startNoneTimer();
     });
