@@ -64,7 +64,7 @@ fn position(v: &Value, len: usize, default: usize) -> usize {
     }
 }
 
-/// One edit of a string (see docs/testing.md): positions count ASCII characters.
+/// One edit of a string (docs/development.md, "Opening tables"): positions count ASCII characters.
 fn edit(s: String, e: &Value) -> String {
     if let Some(at) = e.get("flip") {
         assert!(s.is_ascii(), "flip edits ASCII text: {e}");
