@@ -27,7 +27,7 @@ const HOSTILE: &str = include_str!("vectors/hostile.json");
 fn every_case_of_the_hostile_table() {
     let (cases, tokens, checks) = table::run(HOSTILE);
     assert!(
-        cases >= 100 && tokens >= 280,
+        cases >= 119 && tokens >= 302,
         "the table is complete: {cases} cases, {tokens} tokens"
     );
     println!("{cases} cases, {tokens} tokens, {checks} checks");
