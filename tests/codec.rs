@@ -115,7 +115,7 @@ fn keys_are_checked_at_construction() {
         dev.open(&t, &OpenWith::view()).unwrap().payload_json(),
         GAME
     );
-    // One development key per process: another keyless codec opens it (issue 36), a keyed one does not.
+    // One development key per process: another keyless codec opens it, a keyed one does not.
     let other = Codec::new(CodecOptions::<Vec<u8>>::default()).unwrap();
     assert_eq!(
         other.open(&t, &OpenWith::view()).unwrap().payload_json(),
@@ -232,7 +232,7 @@ fn an_empty_key_list_is_refused_never_the_ephemeral_key() {
         .is_ephemeral());
 }
 
-/// Issue 35, item 5: the request's canonical text is bounded by
+/// The request's canonical text is bounded by
 /// `max_request_bytes` before it is hashed: a seal error naming the limit,
 /// and `request` on open.
 #[cfg(feature = "jcs")]
@@ -274,7 +274,7 @@ fn requests_over_max_request_bytes_are_refused_both_ways() {
     assert_eq!(reason(open_big), Reason::Request);
 }
 
-/// Issue 35, item 4: a request where the token cannot carry one is refused,
+/// A request where the token cannot carry one is refused,
 /// never dropped: sealing a view or raw token with one, a secret on a raw
 /// token, and opening a raw token with one.
 #[cfg(feature = "jcs")]
@@ -303,7 +303,7 @@ fn a_request_or_secret_a_token_cannot_carry_is_refused() {
     assert!(c.open(&raw, &OpenWith::raw()).is_ok());
 }
 
-/// Issue 36, item 6: an opened payload prints as its JSON, and the errors
+/// An opened payload prints as its JSON, and the errors
 /// speak Rust's option names.
 #[test]
 fn payloads_print_as_json_and_errors_use_rusts_names() {

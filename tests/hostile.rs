@@ -67,9 +67,8 @@ fn the_non_canonical_body_differs_only_in_its_spare_bits() {
         .starts_with(r#"{"p":{"p":"v","d":"x"}"#));
 }
 
-/// `seal_request_state` made a token over `max_token_bytes` (through a long
-/// tool name) that the same codec then refused to open
-/// (fuzz/artifacts/open_verify/crash-97a77f5f…); every way of sealing refuses it.
+/// A token over `max_token_bytes` is refused when sealing, whichever way it is
+/// sealed (a long tool name included), since the same codec could never open it.
 /// Sealing errors are not openings, so this is not a case of the table.
 #[test]
 fn regression_seal_request_state_refuses_a_token_over_the_limit() {

@@ -1,4 +1,4 @@
-// A newcomer's path (issue 36, "Must show"), as a script: pack the tarball,
+// A newcomer's path, as a script: pack the tarball,
 // make a fresh Worker project from the README's own code blocks (extracted
 // here, at run time, never copied), install the tarball, and run it under
 // `wrangler dev --local` (npm wrangler on npm node 22, as js/suite does):
