@@ -1,4 +1,4 @@
-//! The command's inputs (issues 35 and 36): the secret part from a file or
+//! The command's inputs: the secret part from a file or
 //! standard input, never only from argv; one rule per input, the library's
 //! (a token with whitespace around it is `malformed`, `--ttl` a positive
 //! integer); and values that start with a minus.
