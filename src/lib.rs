@@ -1,7 +1,6 @@
 // The crate's front page is docs/rust.md, so its examples are the ones that
 // compile: each runs as a doctest.
 #![doc = include_str!("../docs/rust.md")]
-
 // Every byte of a token is attacker-controlled: outside tests, nothing in the
 // crate may panic (in wasm a panic is a trap that kills the request).
 #![cfg_attr(

@@ -9,14 +9,31 @@ const tellsHistory = (line) => HISTORY.some((re) => re.test(line));
 const spaced = (line) => line.replace("·", " ");
 
 test("history-comments: issue and finding numbers, rounds and the main branch are history", () => {
-  for (const line of ["// fixed in issue·36", "// (issue·23)", "// Issues·34 and 36: x", "// finding·5: y", "/// Finding·1 and 2", "// the last·round", "// round·3 of the review", "// the·review's findings", "// on·main this threw"]) {
+  for (const line of [
+    "// fixed in issue·36",
+    "// (issue·23)",
+    "// Issues·34 and 36: x",
+    "// finding·5: y",
+    "/// Finding·1 and 2",
+    "// the last·round",
+    "// round·3 of the review",
+    "// the·review's findings",
+    "// on·main this threw",
+  ]) {
     assert.ok(!tellsHistory(line), `${line} as written`);
     assert.ok(tellsHistory(spaced(line)), spaced(line));
   }
 });
 
 test("history-comments: a round trip, another project's issue address and ordinary words pass", () => {
-  for (const line of ["// before this round trip", "// one round-trip", "// github.com/modelcontextprotocol/ext-apps/issues/646", "async function main() {", "// finding tools a machine has", "// the issue is the clock"]) {
+  for (const line of [
+    "// before this round trip",
+    "// one round-trip",
+    "// github.com/modelcontextprotocol/ext-apps/issues/646",
+    "async function main() {",
+    "// finding tools a machine has",
+    "// the issue is the clock",
+  ]) {
     assert.ok(!tellsHistory(line), line);
   }
 });

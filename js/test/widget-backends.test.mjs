@@ -75,7 +75,7 @@ describe("the opening tables (tests/vectors/hostile.json, reasons.json)", () => 
       const edge = await import(pathToFileURL(join(PACKAGE_DIR, "edge/node.js")).href);
       const table = loadTable(file, edge);
       let read = 0;
-      for (const c of file.cases) {
+      for (const c of file.cases.filter((x) => x.only === undefined || x.only === "js")) {
         for (const [i, spec] of c.tokens.entries()) {
           const text = same(await table.token(spec), `${c.name} #${i}`);
           if (c.shape || c.reader === "malformed") assert.equal(text, undefined, `${c.name} #${i}`);

@@ -288,6 +288,9 @@ pub fn run(json: &str) -> (usize, usize, usize) {
     let cases = file["cases"].as_array().unwrap();
     let (mut tokens, mut checks, mut failures) = (0, 0, Vec::new());
     for case in cases {
+        if case["only"].as_str().is_some_and(|only| only != "rust") {
+            continue;
+        }
         let name = case["name"].as_str().unwrap();
         let shape = case["shape"].as_bool() == Some(true);
         let openers = if shape { &shape_openers } else { &case["open"] };

@@ -9,6 +9,6 @@ import { runTable } from "../table.js";
 
 test("the hostile-input table: every case, opened every way and read by the reader", async () => {
   const { cases, tokens, failures } = await runTable(hostile, edge, widget);
-  assert.ok(cases >= 119 && tokens >= 302, `the table is complete: ${cases} cases, ${tokens} tokens`);
+  assert.ok(cases >= 119 && tokens >= 300, `the table is complete: ${cases} cases, ${tokens} tokens`);
   assert.equal(failures.length, 0, `${failures.length} checks failed:\n${failures.slice(0, 20).join("\n")}`);
 });
