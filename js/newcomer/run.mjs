@@ -16,7 +16,7 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } f
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { freePort } from "../lib/serve.mjs";
+import { freePort } from "../lib/servers.mjs";
 import { WRANGLER_ENV } from "../suite/wrangler-run.mjs";
 
 const execFileP = promisify(execFile);

@@ -239,7 +239,7 @@ async function browserImportMap(dir) {
 
 /** The suite in headless Chromium: the project served on loopback, the page imports the package unbundled. */
 export async function runChromium(dir) {
-  const { serve } = await import("../lib/serve.mjs");
+  const { serve } = await import("../lib/servers.mjs");
   const { launchChromium } = await import("../lib/chromium.mjs");
   const importMap = await browserImportMap(dir);
   writeFileSync(
