@@ -16,6 +16,8 @@ use mcp_sealed_state::{
 use serde_json::Value;
 use sha2::Sha256;
 
+use crate::common::hex;
+
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const BIND_LABEL: &[u8] = b"mcp.requestState.bind:";
 
@@ -27,13 +29,6 @@ const SHAPE_OPENERS: &str = r#"[{"as":"view","want":"malformed"},
 struct Table {
     now_ms: f64,
     keys: HashMap<String, Vec<u8>>,
-}
-
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
 }
 
 fn hmac(key: &[u8], parts: &[&[u8]]) -> Vec<u8> {
