@@ -77,7 +77,7 @@ if [ ! -f js/publish/node_modules/.package-lock.json ] || [ js/publish/package-l
   npm --prefix js/publish ci --no-audit --no-fund --loglevel=error
 fi
 
-# ---- hosts of other projects for www/e2e (issue 32) ----------------------------
+# ---- hosts of other projects for www/e2e ---------------------------------------
 # The mcp-use Inspector (@mcp-use/inspector, run on npm node >= 22.22) and
 # @mcp-ui/client's AppRenderer, from their own lockfile in www/third-party.
 if [ ! -f www/third-party/node_modules/.package-lock.json ] || [ www/third-party/package-lock.json -nt www/third-party/node_modules/.package-lock.json ]; then

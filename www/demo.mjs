@@ -27,9 +27,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { VIEW_HTML } from "./game/build.mjs";
 import { serveSandbox } from "./lib/sandbox-server.mjs";
-import { REPO_ROOT, serve } from "../js/lib/serve.mjs";
-import { buildWorker, startServer } from "../js/lib/miniflare.mjs";
-import { DEFAULT_VIEW_HTML, startRustServer } from "../js/lib/rust-server.mjs";
+import { DEFAULT_VIEW_HTML, REPO_ROOT, buildWorker, serve, startRustServer, startServer } from "../js/lib/servers.mjs";
 import { VIEW_RESOURCE_META, VIEW_URI } from "./server/view-meta.js";
 
 function parseArgs(argv) {

@@ -2,7 +2,7 @@
 // /usr/bin/chromium driven by playwright-core (no browser download works here).
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { REPO_ROOT } from "./serve.mjs";
+import { REPO_ROOT } from "./servers.mjs";
 
 // Without the background-networking flags Chromium keeps dialling Google
 // hosts, which this machine's closed network refuses.

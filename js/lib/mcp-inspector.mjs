@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { startWithHome, stopper } from "./child-server.mjs";
-import { REPO_ROOT } from "./serve.mjs";
+import { REPO_ROOT } from "./servers.mjs";
 
 const NODE_MODULES = join(REPO_ROOT, "js/node_modules");
 /** npm `node` (22.x): the Inspector's engines field asks for >= 22.19. */

@@ -1,4 +1,4 @@
-// A newcomer's path (issue 36, "Must show"), as a script: pack the tarball,
+// A newcomer's path, as a script: pack the tarball,
 // make a fresh Worker project from docs/server.md's own code blocks (extracted
 // here, at run time, never copied), install the tarball, and run it under
 // `wrangler dev --local` (npm wrangler on npm node 22, as js/suite does):
@@ -16,7 +16,7 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } f
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { freePort } from "../lib/serve.mjs";
+import { freePort } from "../lib/servers.mjs";
 import { WRANGLER_ENV } from "../suite/wrangler-run.mjs";
 
 const execFileP = promisify(execFile);

@@ -9,8 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { importPackage } from "./support.mjs";
 import { connectClient, move, start, tokenOf, viewUUIDOf } from "../lib/mcp-client.mjs";
-import { buildWorker, startServer } from "../lib/miniflare.mjs";
-import { startRustServer } from "../lib/rust-server.mjs";
+import { buildWorker, startRustServer, startServer } from "../lib/servers.mjs";
 
 const KEY = "mirror test key: at least thirty-two bytes long";
 const STATE_META_KEY = "ng-mcp-ui/state";

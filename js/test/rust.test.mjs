@@ -13,8 +13,7 @@ import { promisify } from "node:util";
 import { assertRefused, connectClient, move, start, tamper, textOf, tokenOf, viewUUIDOf } from "../lib/mcp-client.mjs";
 import * as sdk from "@modelcontextprotocol/server";
 import { ROOT, importPackage } from "./support.mjs";
-import { buildWorker, startServer } from "../lib/miniflare.mjs";
-import { DEFAULT_VIEW_HTML, startRustServer } from "../lib/rust-server.mjs";
+import { DEFAULT_VIEW_HTML, buildWorker, startRustServer, startServer } from "../lib/servers.mjs";
 import { atClock as at } from "../lib/clock.mjs";
 
 const { SEALED_STATE_INVALID_MESSAGE, StateCodec } = await importPackage();

@@ -20,13 +20,11 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../../js/lib/serve.mjs";
+import { DEFAULT_MOUNTS, REPO_ROOT, VIEW_HTML, buildWorker, serve, startRustServer, startServer } from "../../js/lib/servers.mjs";
 import { PACKED, failOnPageProblems, launchChromium } from "../../js/lib/chromium.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 import { SPEC_DEFAULT_CSP, buildViewCsp } from "../lib/view-csp.js";
-import { VIEW_HTML, buildWorker, startServer } from "../../js/lib/miniflare.mjs";
 import { connectClient } from "../../js/lib/mcp-client.mjs";
-import { startRustServer } from "../../js/lib/rust-server.mjs";
 import { VIEW_RESOURCE_META } from "../server/view-meta.js";
 // What the servers must declare (www/server/view-meta.js; both serve it).
 const VIEW_URI = "ui://tic-tac-toe/game.html";

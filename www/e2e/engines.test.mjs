@@ -27,9 +27,8 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { DEFAULT_MOUNTS, serve } from "../../js/lib/serve.mjs";
+import { DEFAULT_MOUNTS, VIEW_HTML, buildWorker, serve, startServer } from "../../js/lib/servers.mjs";
 import { PACKED } from "../../js/lib/chromium.mjs";
-import { VIEW_HTML, buildWorker, startServer } from "../../js/lib/miniflare.mjs";
 import { startSession } from "../../js/lib/webdriver.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 

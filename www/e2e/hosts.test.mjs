@@ -16,10 +16,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../../js/lib/serve.mjs";
+import { DEFAULT_MOUNTS, REPO_ROOT, VIEW_HTML, buildWorker, serve, startRustServer, startServer } from "../../js/lib/servers.mjs";
 import { PACKED, failOnPageProblems, launchChromium } from "../../js/lib/chromium.mjs";
-import { VIEW_HTML, buildWorker, startServer } from "../../js/lib/miniflare.mjs";
-import { startRustServer } from "../../js/lib/rust-server.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 import { VIEW_RESOURCE_META, VIEW_URI } from "../server/view-meta.js";
 

@@ -17,11 +17,9 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { REPO_ROOT } from "../../js/lib/serve.mjs";
+import { REPO_ROOT, VIEW_HTML, startRustServer, startServer } from "../../js/lib/servers.mjs";
 import { PACKED, failOnPageProblems, keepOnLoopback, launchChromium } from "../../js/lib/chromium.mjs";
-import { VIEW_HTML, startServer } from "../../js/lib/miniflare.mjs";
 import { startInspector } from "../../js/lib/mcp-inspector.mjs";
-import { startRustServer } from "../../js/lib/rust-server.mjs";
 import { VIEW_RESOURCE_META, VIEW_URI } from "../server/view-meta.js";
 
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");

@@ -28,7 +28,7 @@
 // as on a host that keeps per-view state in the frame), meta ("keep": the
 // View gets the whole tool result, the default; "drop": the tool-result
 // notification carries only `content` and `structuredContent`, as ext-apps'
-// basic-host sends it, issue 646), surface ("mcp", the default; "chatgpt": a
+// basic-host sends it: github.com/modelcontextprotocol/ext-apps/issues/646), surface ("mcp", the default; "chatgpt": a
 // stand-in of ChatGPT's documented surface, ./openai-surface.js: `_meta`
 // stripped from what the View is given, `window.openai` injected with the
 // result's `_meta` as toolResponseMetadata and a structured widgetState kept

@@ -1,7 +1,7 @@
 // What the demo servers declare about the tic-tac-toe View: its `ui://` URI,
 // its MIME type, the resource's `_meta` (CSP for MCP Apps and for ChatGPT) and
 // the tools' `_meta` that point at it. No imports: the workerd server
-// (./view.js), the Rust server's launcher (js/lib/rust-server.mjs) and the tests share it.
+// (./view.js), the Rust server's launcher (js/lib/servers.mjs) and the tests share it.
 //
 // CSP: the View needs no network at all (every script and style is inlined;
 // tool calls go through the Host over postMessage), so it declares no
