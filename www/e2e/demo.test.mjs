@@ -387,7 +387,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     const token = await h.token();
     await h.waitSaved({ tab: "raw", token });
     const saved = await h.localState(first);
-    assert.deepEqual(saved, { token, tab: "raw" }, "the View's tab, and the token its keeper keeps there (persist: \"token\")");
+    assert.deepEqual(saved, { token, tab: "raw" }, 'the View\'s tab, and the token its keeper keeps there (persist: "token")');
     assert.deepEqual(await h.page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":view-state:"))), [], "nothing in the Host's storage");
     await screenshot(h.page, "game-local.png");
 
