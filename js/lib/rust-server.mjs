@@ -1,8 +1,12 @@
 // Run the Rust demo server (rust-server/, rmcp) as a child process: the same
 // tic-tac-toe tools as the workerd server, sealing with the Rust crate.
 //
-//   startRustServer({ key, port, ttlSeconds, instance, viewHtml, viewUri, viewMeta, mirror, onLog })
+//   startRustServer({ key, port, ttlSeconds, instance, viewHtml, viewUri, templateUri, viewMeta, mirror, onLog })
 //     -> { url, mcpUrl, healthUrl, instance, view, readyMs, process, dispose }
+//
+// With `viewHtml` it serves that View as the workerd server does: the URIs
+// and `_meta` of www/server/view-meta.js unless `viewUri` (the MCP Apps
+// resource), `templateUri` (the Apps SDK template) or `viewMeta` say otherwise.
 //
 // Build it first: `cargo build --manifest-path rust-server/Cargo.toml`
 // (RUST_SERVER_BIN names another binary). The key goes through the
@@ -12,6 +16,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { OUTPUT_TEMPLATE_URI, VIEW_RESOURCE_META, VIEW_URI } from "../../www/server/view-meta.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The debug build that scripts/test and scripts/demo make. */
@@ -19,16 +24,16 @@ export const RUST_SERVER_BIN = process.env.RUST_SERVER_BIN || join(ROOT, "rust-s
 /** The one-file View (node www/game/build.mjs), the file the workerd server serves too. */
 export const DEFAULT_VIEW_HTML = join(ROOT, "build/view/game.html");
 
-export async function startRustServer({ key, port = 0, ttlSeconds, instance = "rust", viewHtml, viewUri, viewMeta, mirror, bin = RUST_SERVER_BIN, onLog } = {}) {
+export async function startRustServer({ key, port = 0, ttlSeconds, instance = "rust", viewHtml, viewUri = VIEW_URI, templateUri = OUTPUT_TEMPLATE_URI, viewMeta = VIEW_RESOURCE_META, mirror, bin = RUST_SERVER_BIN, onLog } = {}) {
   if (!existsSync(bin)) throw new Error(`${bin} is not built: run \`cargo build --manifest-path rust-server/Cargo.toml\` first`);
   const env = { ...process.env, INSTANCE: instance };
-  for (const name of ["STATE_KEY", "TTL_SECONDS", "VIEW_HTML", "VIEW_URI", "VIEW_META", "PORT", "MIRROR_TO_STRUCTURED_CONTENT"]) delete env[name];
+  for (const name of ["STATE_KEY", "TTL_SECONDS", "VIEW_HTML", "VIEW_URI", "OUTPUT_TEMPLATE_URI", "VIEW_META", "PORT", "MIRROR_TO_STRUCTURED_CONTENT"]) delete env[name];
   if (key !== undefined) env.STATE_KEY = key;
   const args = ["--port", String(port), "--json"];
   if (ttlSeconds !== undefined) args.push("--ttl", String(ttlSeconds));
-  if (viewHtml !== undefined) args.push("--view-html", viewHtml);
-  if (viewUri !== undefined) args.push("--view-uri", viewUri);
-  if (viewMeta !== undefined) args.push("--view-meta", JSON.stringify(viewMeta)); // the resource contents' _meta
+  if (viewHtml !== undefined) {
+    args.push("--view-html", viewHtml, "--view-uri", viewUri, "--output-template-uri", templateUri, "--view-meta", JSON.stringify(viewMeta));
+  }
   // true: mirror _meta's token and viewUUID into structuredContent (for hosts that drop _meta).
   if (mirror !== undefined) env.MIRROR_TO_STRUCTURED_CONTENT = mirror ? "1" : "0";
   const t0 = performance.now();

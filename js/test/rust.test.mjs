@@ -16,6 +16,7 @@ import { ROOT, importPackage } from "./support.mjs";
 import { buildWorker, startServer } from "../lib/miniflare.mjs";
 import { DEFAULT_VIEW_HTML, startRustServer } from "../lib/rust-server.mjs";
 import { atClock as at } from "../lib/clock.mjs";
+import { OUTPUT_TEMPLATE_URI, VIEW_TOOL_META, VIEW_URI } from "../../www/server/view-meta.js";
 
 const { SEALED_STATE_INVALID_MESSAGE, StateCodec } = await importPackage();
 const { readTokenUnverified } = await importPackage("/widget");
@@ -23,7 +24,6 @@ const { readTokenUnverified } = await importPackage("/widget");
 const KEY = "rust-interop-key: at least thirty-two bytes long";
 const CLI = join(ROOT, "target/debug/mcp-sealed-state");
 if (!existsSync(CLI)) throw new Error(`${CLI} is not built: run \`cargo build --features cli\` first`);
-const VIEW_URI = "ui://mcp-sealed-state/tic-tac-toe.html";
 const ERAS = [
   { era: "2025 (default negotiation)", options: {}, version: /^2025-/ },
   { era: "2026-07-28 (pinned)", options: { versionNegotiation: { mode: { pin: "2026-07-28" } } }, version: /^2026-07-28$/ },
@@ -55,7 +55,8 @@ const logs = { rust: [], rust2: [] };
 
 before(async () => {
   const started = await Promise.allSettled([
-    startRustServer({ key: KEY, instance: "rust", viewHtml: DEFAULT_VIEW_HTML, viewUri: VIEW_URI, onLog: (l) => logs.rust.push(l) }),
+    // The View's URIs and _meta from www/server/view-meta.js, as the workerd server declares them.
+    startRustServer({ key: KEY, instance: "rust", viewHtml: DEFAULT_VIEW_HTML, onLog: (l) => logs.rust.push(l) }),
     startRustServer({ instance: "rust2", onLog: (l) => logs.rust2.push(l) }), // no key: dev ephemeral, no View
     buildWorker().then((build) => startServer({ key: KEY, instance: "w", build, onLog: () => {} })),
   ]);
@@ -189,7 +190,7 @@ test("GET /health, CORS preflight for a browser Host, foreign Origin refused", a
 
 for (const { era, options, version } of ERAS) {
   describe(`MCP client → the rmcp server, ${era}`, () => {
-    test("the same tools as the workerd server, linked to the ui:// View it serves", async () => {
+    test("the same tools as the workerd server, linked to the ui:// View it serves for both host models", async () => {
       const rust = await connect(servers.rust, { options });
       const w = await connect(servers.workerd, { options });
       try {
@@ -197,19 +198,26 @@ for (const { era, options, version } of ERAS) {
         assert.equal(rust.client.getServerVersion().name, w.client.getServerVersion().name);
         const { tools } = await rust.client.listTools();
         const { tools: wTools } = await w.client.listTools();
-        const strip = ({ _meta, execution, ...t }) => t; // eslint-disable-line no-unused-vars
+        const strip = ({ execution, ...t }) => t; // eslint-disable-line no-unused-vars
         assert.deepEqual(tools.map(strip), wTools.map(strip));
-        for (const t of tools) assert.deepEqual(t._meta, { ui: { resourceUri: VIEW_URI } });
+        for (const t of tools) assert.deepEqual(t._meta, VIEW_TOOL_META);
 
-        const { resources } = await rust.client.listResources();
-        assert.deepEqual(
-          resources.map((r) => [r.uri, r.mimeType]),
-          [[VIEW_URI, "text/html;profile=mcp-app"]],
-        );
-        const { contents } = await rust.client.readResource({ uri: VIEW_URI });
-        assert.equal(contents.length, 1);
-        assert.equal(contents[0].mimeType, "text/html;profile=mcp-app");
-        assert.equal(contents[0].text, readFileSync(DEFAULT_VIEW_HTML, "utf8"));
+        // MCP Apps' resource and the Apps SDK's template: the same HTML, each with its MIME type.
+        const resources = [
+          [VIEW_URI, "text/html;profile=mcp-app"],
+          [OUTPUT_TEMPLATE_URI, "text/html+skybridge"],
+        ];
+        const listed = ({ resources }) => resources.map((r) => [r.uri, r.mimeType, r._meta]).sort();
+        assert.deepEqual(listed(await rust.client.listResources()), listed(await w.client.listResources()));
+        assert.deepEqual((await rust.client.listResources()).resources.map((r) => [r.uri, r.mimeType]), resources);
+        for (const [uri, mimeType] of resources) {
+          const { contents } = await rust.client.readResource({ uri });
+          const { contents: wContents } = await w.client.readResource({ uri });
+          assert.equal(contents.length, 1);
+          assert.equal(contents[0].mimeType, mimeType);
+          assert.equal(contents[0].text, readFileSync(DEFAULT_VIEW_HTML, "utf8"));
+          assert.deepEqual(contents, wContents, uri);
+        }
         await assert.rejects(rust.client.readResource({ uri: "ui://other" }));
       } finally {
         await Promise.all([rust.close(), w.close()]);

@@ -258,22 +258,26 @@ async function assertServedAsHostsServeIt(h) {
 }
 
 describe("the demo: workerd server, Host page, game View, inspector", () => {
-  test("the server declares the View as MCP Apps and ChatGPT expect: tool _meta, a ui:// resource of one HTML file, its CSP", async () => {
+  test("the server declares the View for both host models: tool _meta, a ui:// resource of one HTML file for MCP Apps and the same as the Apps SDK's skybridge template, their CSP", async () => {
     const { client } = await connectClient(servers.a.mcpUrl, { name: "e2e" });
+    // The Apps SDK's template (ChatGPT, MCPJam): its own URI and MIME type, the same HTML and _meta.
+    const TEMPLATE_URI = "ui://tic-tac-toe/game.skybridge.html";
+    const TEMPLATE_MIME_TYPE = "text/html+skybridge";
     try {
       const { tools } = await client.listTools();
       for (const name of ["start", "move"]) {
         const meta = tools.find((tool) => tool.name === name)?._meta;
         assert.equal(meta?.ui?.resourceUri, VIEW_URI, name);
-        assert.equal(meta["openai/outputTemplate"], VIEW_URI, name);
+        assert.equal(meta["openai/outputTemplate"], TEMPLATE_URI, name);
       }
       const { resources } = await client.listResources();
-      const listed = resources.find((r) => r.uri === VIEW_URI);
-      assert.equal(listed?.mimeType, VIEW_MIME_TYPE);
+      assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]).sort(), [[TEMPLATE_URI, TEMPLATE_MIME_TYPE], [VIEW_URI, VIEW_MIME_TYPE]]);
+      const template = await client.readResource({ uri: TEMPLATE_URI });
       const { contents } = await client.readResource({ uri: VIEW_URI });
       assert.equal(contents.length, 1);
       const [view] = contents;
       assert.equal(view.mimeType, VIEW_MIME_TYPE);
+      assert.deepEqual(template.contents, [{ ...view, uri: TEMPLATE_URI, mimeType: TEMPLATE_MIME_TYPE }], "the template: the same HTML and _meta");
       assert.deepEqual(view._meta.ui.csp, VIEW_CSP, "no network for the View");
       assert.deepEqual(view._meta["openai/widgetCSP"], { connect_domains: [], resource_domains: [] });
       assert.equal(view.text, readFileSync(VIEW_HTML, "utf8"), "the one-file build, as built");
