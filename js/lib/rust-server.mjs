@@ -24,7 +24,19 @@ export const RUST_SERVER_BIN = process.env.RUST_SERVER_BIN || join(ROOT, "rust-s
 /** The one-file View (node www/game/build.mjs), the file the workerd server serves too. */
 export const DEFAULT_VIEW_HTML = join(ROOT, "build/view/game.html");
 
-export async function startRustServer({ key, port = 0, ttlSeconds, instance = "rust", viewHtml, viewUri = VIEW_URI, templateUri = OUTPUT_TEMPLATE_URI, viewMeta = VIEW_RESOURCE_META, mirror, bin = RUST_SERVER_BIN, onLog } = {}) {
+export async function startRustServer({
+  key,
+  port = 0,
+  ttlSeconds,
+  instance = "rust",
+  viewHtml,
+  viewUri = VIEW_URI,
+  templateUri = OUTPUT_TEMPLATE_URI,
+  viewMeta = VIEW_RESOURCE_META,
+  mirror,
+  bin = RUST_SERVER_BIN,
+  onLog,
+} = {}) {
   if (!existsSync(bin)) throw new Error(`${bin} is not built: run \`cargo build --manifest-path rust-server/Cargo.toml\` first`);
   const env = { ...process.env, INSTANCE: instance };
   for (const name of ["STATE_KEY", "TTL_SECONDS", "VIEW_HTML", "VIEW_URI", "OUTPUT_TEMPLATE_URI", "VIEW_META", "PORT", "MIRROR_TO_STRUCTURED_CONTENT"]) delete env[name];

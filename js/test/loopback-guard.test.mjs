@@ -57,7 +57,10 @@ test("loopback-guard: listen binds 127.0.0.1, lookups and connections off loopba
   assert.deepEqual(seen.localhostLookup, { ok: "127.0.0.1" });
   assert.deepEqual(seen.connectLoopback, { ok: "connected" });
   assert.deepEqual(seen.fetchLocal, { ok: "local" });
-  const reported = stderr.split("\n").filter((l) => l.startsWith("[loopback-guard] refused ")).sort();
+  const reported = stderr
+    .split("\n")
+    .filter((l) => l.startsWith("[loopback-guard] refused "))
+    .sort();
   assert.deepEqual(reported, [
     "[loopback-guard] refused connect 10.255.255.1",
     "[loopback-guard] refused connect 93.184.215.14",

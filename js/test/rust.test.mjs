@@ -209,7 +209,10 @@ for (const { era, options, version } of ERAS) {
         ];
         const listed = ({ resources }) => resources.map((r) => [r.uri, r.mimeType, r._meta]).sort();
         assert.deepEqual(listed(await rust.client.listResources()), listed(await w.client.listResources()));
-        assert.deepEqual((await rust.client.listResources()).resources.map((r) => [r.uri, r.mimeType]), resources);
+        assert.deepEqual(
+          (await rust.client.listResources()).resources.map((r) => [r.uri, r.mimeType]),
+          resources,
+        );
         for (const [uri, mimeType] of resources) {
           const { contents } = await rust.client.readResource({ uri });
           const { contents: wContents } = await w.client.readResource({ uri });

@@ -271,7 +271,13 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
         assert.equal(meta["openai/outputTemplate"], TEMPLATE_URI, name);
       }
       const { resources } = await client.listResources();
-      assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]), [[VIEW_URI, VIEW_MIME_TYPE], [TEMPLATE_URI, TEMPLATE_MIME_TYPE]]);
+      assert.deepEqual(
+        resources.map((r) => [r.uri, r.mimeType]),
+        [
+          [VIEW_URI, VIEW_MIME_TYPE],
+          [TEMPLATE_URI, TEMPLATE_MIME_TYPE],
+        ],
+      );
       const template = await client.readResource({ uri: TEMPLATE_URI });
       const { contents } = await client.readResource({ uri: VIEW_URI });
       assert.equal(contents.length, 1);

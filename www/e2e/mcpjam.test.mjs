@@ -45,7 +45,24 @@ const TELEMETRY = [/(^|\.)sentry\.io$/, /(^|\.)posthog\.com$/];
 // The frame MCPJam renders the start result's template in (Tools tab).
 const WIDGET = 'iframe[title="OpenAI Component: start"]';
 // The members MCPJam's window.openai has (dist/server/index.js, widget-content).
-const OPENAI_MEMBERS = ["callTool", "displayMode", "locale", "maxHeight", "openExternal", "requestDisplayMode", "safeArea", "sendFollowUpMessage", "sendFollowupTurn", "setWidgetState", "theme", "toolInput", "toolOutput", "toolResponseMetadata", "userAgent", "widgetState"];
+const OPENAI_MEMBERS = [
+  "callTool",
+  "displayMode",
+  "locale",
+  "maxHeight",
+  "openExternal",
+  "requestDisplayMode",
+  "safeArea",
+  "sendFollowUpMessage",
+  "sendFollowupTurn",
+  "setWidgetState",
+  "theme",
+  "toolInput",
+  "toolOutput",
+  "toolResponseMetadata",
+  "userAgent",
+  "widgetState",
+];
 
 let server;
 let jam;

@@ -68,10 +68,7 @@ async function startOnce({ servers, port, home, onLog }) {
   const dispose = stopper(child, exited);
   const url = new URL(`http://127.0.0.1:${port}/`);
   try {
-    await Promise.race([
-      answering(new URL("/health", url), exited, READY_TIMEOUT_MS),
-      new Promise((resolve, reject) => child.once("error", reject)),
-    ]);
+    await Promise.race([answering(new URL("/health", url), exited, READY_TIMEOUT_MS), new Promise((resolve, reject) => child.once("error", reject))]);
     return { url, port, process: child, readyMs: performance.now() - t0, refused, dispose };
   } catch (error) {
     await dispose();

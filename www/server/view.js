@@ -20,7 +20,13 @@ const serve = (uri, mimeType, html) => async () => ({ contents: [{ uri, mimeType
 /** Register the View's two resources on `server` (an McpServer). `html` is the one-file View. */
 export function registerView(server, html) {
   if (typeof html !== "string" || html.length === 0) throw new TypeError("registerView: html must be the View's HTML text");
-  registerAppResource(server, "Tic-tac-toe View", VIEW_URI, { description: "The tic-tac-toe board (MCP App View, one HTML file)", _meta: { ...VIEW_RESOURCE_META } }, serve(VIEW_URI, VIEW_MIME_TYPE, html));
+  registerAppResource(
+    server,
+    "Tic-tac-toe View",
+    VIEW_URI,
+    { description: "The tic-tac-toe board (MCP App View, one HTML file)", _meta: { ...VIEW_RESOURCE_META } },
+    serve(VIEW_URI, VIEW_MIME_TYPE, html),
+  );
   server.registerResource(
     "Tic-tac-toe View (Apps SDK)",
     OUTPUT_TEMPLATE_URI,
