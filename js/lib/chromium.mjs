@@ -47,16 +47,24 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 /**
  * Keep `context` on loopback, as this machine's and CI's network is: the
  * Google Fonts stylesheet a tool's UI loads (both Inspectors do) gets an empty
- * one, and any other request off loopback is aborted and pushed onto `problems`.
+ * one, a host matching one of `silence` (RegExps: a tool's telemetry) an empty
+ * 204 answered here, and any other request off loopback is aborted and pushed
+ * onto `problems`. Returns the list of the silenced requests' URLs as it fills.
  */
-export function keepOnLoopback(context, problems) {
-  return context.route(
+export async function keepOnLoopback(context, problems, { silence = [] } = {}) {
+  const silenced = [];
+  await context.route(
     (url) => !LOOPBACK.has(url.hostname),
     (route) => {
       const url = new URL(route.request().url());
       if (url.hostname === "fonts.googleapis.com") return route.fulfill({ status: 200, contentType: "text/css", body: "" });
+      if (silence.some((re) => re.test(url.hostname))) {
+        silenced.push(url.href);
+        return route.fulfill({ status: 204, body: "" });
+      }
       problems.push(`a request off loopback: ${url.href}`);
       return route.abort();
     },
   );
+  return silenced;
 }

@@ -300,15 +300,20 @@ export const RUST_SERVER_BIN = process.env.RUST_SERVER_BIN || join(REPO_ROOT, "r
 /** The one-file View the Rust server serves by default: the workerd server's. */
 export const DEFAULT_VIEW_HTML = VIEW_HTML;
 
-export async function startRustServer({ key, port = 0, ttlSeconds, instance = "rust", viewHtml, viewUri, viewMeta, mirror, bin = RUST_SERVER_BIN, onLog } = {}) {
+// With `viewHtml` it serves that View; `viewUri` (the MCP Apps resource),
+// `templateUri` (the Apps SDK template) and `viewMeta` (the resources' `_meta`)
+// say how, as www/server/view-meta.js says it for the workerd server (the
+// callers in www/ pass those; the Rust server has defaults of its own).
+export async function startRustServer({ key, port = 0, ttlSeconds, instance = "rust", viewHtml, viewUri, templateUri, viewMeta, mirror, bin = RUST_SERVER_BIN, onLog } = {}) {
   if (!existsSync(bin)) throw new Error(`${bin} is not built: run \`cargo build --manifest-path rust-server/Cargo.toml\` first`);
   const env = { ...process.env, INSTANCE: instance };
-  for (const name of ["STATE_KEY", "TTL_SECONDS", "VIEW_HTML", "VIEW_URI", "VIEW_META", "PORT", "MIRROR_TO_STRUCTURED_CONTENT"]) delete env[name];
+  for (const name of ["STATE_KEY", "TTL_SECONDS", "VIEW_HTML", "VIEW_URI", "OUTPUT_TEMPLATE_URI", "VIEW_META", "PORT", "MIRROR_TO_STRUCTURED_CONTENT"]) delete env[name];
   if (key !== undefined) env.STATE_KEY = key;
   const args = ["--port", String(port), "--json"];
   if (ttlSeconds !== undefined) args.push("--ttl", String(ttlSeconds));
   if (viewHtml !== undefined) args.push("--view-html", viewHtml);
   if (viewUri !== undefined) args.push("--view-uri", viewUri);
+  if (templateUri !== undefined) args.push("--output-template-uri", templateUri);
   if (viewMeta !== undefined) args.push("--view-meta", JSON.stringify(viewMeta)); // the resource contents' _meta
   // true: mirror _meta's token and viewUUID into structuredContent (for hosts that drop _meta).
   if (mirror !== undefined) env.MIRROR_TO_STRUCTURED_CONTENT = mirror ? "1" : "0";

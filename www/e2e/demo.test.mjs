@@ -25,7 +25,7 @@ import { PACKED, failOnPageProblems, launchChromium } from "../../js/lib/chromiu
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 import { SPEC_DEFAULT_CSP, buildViewCsp } from "../lib/view-csp.js";
 import { connectClient } from "../../js/lib/mcp-client.mjs";
-import { VIEW_RESOURCE_META } from "../server/view-meta.js";
+import { VIEW_DECLARATION } from "../server/view-meta.js";
 // What the servers must declare (www/server/view-meta.js; both serve it).
 const VIEW_URI = "ui://tic-tac-toe/game.html";
 const VIEW_MIME_TYPE = "text/html;profile=mcp-app";
@@ -67,7 +67,7 @@ before(async () => {
     startServer({ key: KEY, instance: "b", build, onLog: quiet }),
     startServer({ key: KEY, instance: "ttl", ttlSeconds: 2, build, onLog: quiet }),
     // The same one-file View, URI and _meta as workerd: the Host reads the View from either.
-    startRustServer({ key: KEY, instance: "rust", onLog: quiet, viewHtml: VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
+    startRustServer({ key: KEY, instance: "rust", onLog: quiet, viewHtml: VIEW_HTML, ...VIEW_DECLARATION }),
   ]);
   for (const s of started) if (s.status === "fulfilled") servers[s.value.instance] = s.value;
   const launched = await Promise.allSettled([launching]);
@@ -260,22 +260,32 @@ async function assertServedAsHostsServeIt(h) {
 }
 
 describe("the demo: workerd server, Host page, game View, inspector", () => {
-  test("the server declares the View as MCP Apps and ChatGPT expect: tool _meta, a ui:// resource of one HTML file, its CSP", async () => {
+  test("the server declares the View for both host models: tool _meta, a ui:// resource of one HTML file for MCP Apps and the same as the Apps SDK's skybridge template, their CSP", async () => {
     const { client } = await connectClient(servers.a.mcpUrl, { name: "e2e" });
+    // The Apps SDK's template (ChatGPT, MCPJam): its own URI and MIME type, the same HTML and _meta.
+    const TEMPLATE_URI = "ui://tic-tac-toe/game.skybridge.html";
+    const TEMPLATE_MIME_TYPE = "text/html+skybridge";
     try {
       const { tools } = await client.listTools();
       for (const name of ["start", "move"]) {
         const meta = tools.find((tool) => tool.name === name)?._meta;
         assert.equal(meta?.ui?.resourceUri, VIEW_URI, name);
-        assert.equal(meta["openai/outputTemplate"], VIEW_URI, name);
+        assert.equal(meta["openai/outputTemplate"], TEMPLATE_URI, name);
       }
       const { resources } = await client.listResources();
-      const listed = resources.find((r) => r.uri === VIEW_URI);
-      assert.equal(listed?.mimeType, VIEW_MIME_TYPE);
+      assert.deepEqual(
+        resources.map((r) => [r.uri, r.mimeType]),
+        [
+          [VIEW_URI, VIEW_MIME_TYPE],
+          [TEMPLATE_URI, TEMPLATE_MIME_TYPE],
+        ],
+      );
+      const template = await client.readResource({ uri: TEMPLATE_URI });
       const { contents } = await client.readResource({ uri: VIEW_URI });
       assert.equal(contents.length, 1);
       const [view] = contents;
       assert.equal(view.mimeType, VIEW_MIME_TYPE);
+      assert.deepEqual(template.contents, [{ ...view, uri: TEMPLATE_URI, mimeType: TEMPLATE_MIME_TYPE }], "the template: the same HTML and _meta");
       assert.deepEqual(view._meta.ui.csp, VIEW_CSP, "no network for the View");
       assert.deepEqual(view._meta["openai/widgetCSP"], { connect_domains: [], resource_domains: [] });
       assert.equal(view.text, readFileSync(VIEW_HTML, "utf8"), "the one-file build, as built");

@@ -19,7 +19,7 @@ import { after, before, describe, test } from "node:test";
 import { DEFAULT_MOUNTS, REPO_ROOT, VIEW_HTML, buildWorker, serve, startRustServer, startServer } from "../../js/lib/servers.mjs";
 import { PACKED, failOnPageProblems, launchChromium } from "../../js/lib/chromium.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
-import { VIEW_RESOURCE_META, VIEW_URI } from "../server/view-meta.js";
+import { VIEW_DECLARATION } from "../server/view-meta.js";
 
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
 const KEY = "hosts e2e key: at least thirty-two bytes long";
@@ -44,7 +44,7 @@ before(async () => {
     launchChromium(),
     startServer({ key: KEY, instance: "plain", build, onLog: quiet }),
     startServer({ key: KEY, instance: "mirror", mirror: true, build, onLog: quiet }),
-    startRustServer({ key: KEY, instance: "rust-mirror", mirror: true, onLog: quiet, viewHtml: VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
+    startRustServer({ key: KEY, instance: "rust-mirror", mirror: true, onLog: quiet, viewHtml: VIEW_HTML, ...VIEW_DECLARATION }),
   ]);
   const [chromium, ...demos] = started;
   if (chromium.status === "fulfilled") browser = chromium.value;

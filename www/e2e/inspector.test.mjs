@@ -20,7 +20,7 @@ import { after, before, describe, test } from "node:test";
 import { REPO_ROOT, VIEW_HTML, startRustServer, startServer } from "../../js/lib/servers.mjs";
 import { PACKED, failOnPageProblems, keepOnLoopback, launchChromium } from "../../js/lib/chromium.mjs";
 import { startInspector } from "../../js/lib/mcp-inspector.mjs";
-import { VIEW_RESOURCE_META, VIEW_URI } from "../server/view-meta.js";
+import { VIEW_DECLARATION } from "../server/view-meta.js";
 
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
 const KEY = "inspector e2e key: at least thirty-two bytes long";
@@ -46,7 +46,7 @@ before(async () => {
   const started = await Promise.allSettled([
     launchChromium(),
     startServer({ key: KEY, instance: "workerd", onLog: quiet }),
-    startRustServer({ key: KEY, instance: "rust", onLog: quiet, viewHtml: VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
+    startRustServer({ key: KEY, instance: "rust", onLog: quiet, viewHtml: VIEW_HTML, ...VIEW_DECLARATION }),
   ]);
   const [chromium, ...demos] = started;
   if (chromium.status === "fulfilled") browser = chromium.value;
