@@ -16,7 +16,7 @@ import { QuotaStorage, setGlobal } from "./frame-globals.mjs";
 const { App } = await import("@modelcontextprotocol/ext-apps");
 const { AppBridge } = await import("@modelcontextprotocol/ext-apps/app-bridge");
 const { callTool, connectWithViewState, keepFreshestToken } = await importPackage("/app");
-const { STATE_META_KEY } = await importPackage("/widget");
+const { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE } = await importPackage("/widget");
 
 const KEY = "a host-models test key of at least 32 bytes";
 const codec = createRequestStateCodec({ key: KEY });
@@ -112,6 +112,20 @@ describe("an Apps SDK host: window.openai and no bridge", () => {
     // The render's token coming back (a set_globals for the theme, an emulator's replay) never replaces the call's.
     win.fire("openai:set_globals", { toolResponseMetadata: { [STATE_META_KEY]: t0 } });
     assert.equal(tokens.token, t2);
+    await h.close();
+  });
+
+  test("the MCPJam Inspector's answers: a refusal flattened into structuredContent and a protocol error are error results; the keeper says expired", async () => {
+    const t0 = await mint({ count: 0 });
+    let next = null;
+    const win = appsSdkWindow({ metadata: { [STATE_META_KEY]: t0 }, answer: () => next });
+    const h = await silentBridgeView(win, { beforeConnect: (app) => keepFreshestToken(app, { window: win }), bridgeTimeoutMs: 10 });
+    const refusal = { content: [{ type: "text", text: SEALED_STATE_INVALID_MESSAGE }], isError: true };
+    next = { _meta: null, content: refusal.content, structuredContent: refusal, isError: false, result: "{}", meta: {} };
+    assert.deepEqual(await callTool(h.app, { name: "count", arguments: { state: "v1.forged.x" } }, undefined, win), refusal);
+    assert.equal(h.before.status, "expired");
+    next = { isError: true, error: "MCP error -32602: Invalid arguments" };
+    assert.deepEqual(await callTool(h.app, { name: "count", arguments: {} }, undefined, win), { isError: true, content: [{ type: "text", text: "MCP error -32602: Invalid arguments" }] });
     await h.close();
   });
 

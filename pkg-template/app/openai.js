@@ -123,19 +123,29 @@ const RESULT_MEMBERS = ["content", "structuredContent", "_meta", "isError"];
 /**
  * What `window.openai.callTool` resolved with, as a CallToolResult. Hosts
  * answer with the result itself (ChatGPT, the MCPJam Inspector) or wrap it in
- * `{ result }`; a `result` that is a string is the text content. Anything
- * else is an empty result, which carries no token.
+ * `{ result }`; a `result` that is a string is the text content. The MCPJam
+ * Inspector 1.0.24 answers a tool's error result with `isError: false` and the
+ * result in `structuredContent` (`{ content, isError: true }`), and a
+ * protocol error with `{ isError: true, error }`: both are read as the error
+ * results they are. Anything else is an empty result, which carries no token.
  */
 export function callToolResultOf(response) {
   const looksLikeResult = (value) => isRecord(value) && RESULT_MEMBERS.some((name) => field(value, name) !== undefined);
   const inner = field(response, "result");
   const picked = looksLikeResult(response) ? response : looksLikeResult(inner) ? inner : null;
   if (picked === null) return { content: typeof inner === "string" ? [{ type: "text", text: inner }] : [] };
+  const wrapped = field(picked, "structuredContent");
+  if (field(picked, "isError") !== true && field(wrapped, "isError") === true && Array.isArray(field(wrapped, "content"))) {
+    return { content: field(wrapped, "content"), isError: true };
+  }
   const result = {};
   for (const name of RESULT_MEMBERS) {
     const value = field(picked, name);
     if (value !== undefined && value !== null) result[name] = value;
   }
-  if (!Array.isArray(result.content)) result.content = [];
+  if (!Array.isArray(result.content)) {
+    const message = field(picked, "error");
+    result.content = result.isError === true && typeof message === "string" ? [{ type: "text", text: message }] : [];
+  }
   return result;
 }
