@@ -274,7 +274,7 @@ describe("the README's counter App, built from its code blocks", { timeout: TEST
           }, HOST_VIEW_STATE);
         }
         const [call] = await page.evaluate(() => window.demoHost.calls());
-        return view.locator("body").evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), LOCAL_KEY_PREFIX + call.result._meta.viewUUID);
+        return view.locator("body").evaluate((_, key) => JSON.parse(localStorage.getItem(key) ?? "null"), LOCAL_KEY_PREFIX + call.result._meta.viewUUID);
       };
       // Saved where this store keeps it: the colour, and the token the View shows.
       const saved = await (async () => {
