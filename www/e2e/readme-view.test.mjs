@@ -111,7 +111,13 @@ async function startServer() {
 before(async () => {
   await makeProject();
   server = await startServer();
-  const started = await Promise.allSettled([launchChromium(), startInspector({ serverUrl: server.url, onLog: () => {} }), corsFront(server.url), serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED } }), serveSandbox()]);
+  const started = await Promise.allSettled([
+    launchChromium(),
+    startInspector({ serverUrl: server.url, onLog: () => {} }),
+    corsFront(server.url),
+    serve({ mounts: { ...DEFAULT_MOUNTS, "/pkg/": PACKED } }),
+    serveSandbox(),
+  ]);
   [browser, inspector, front, web, sandbox] = started.map((s) => (s.status === "fulfilled" ? s.value : undefined));
   const failed = started.find((s) => s.status === "rejected");
   if (failed) throw failed.reason;
@@ -141,6 +147,18 @@ async function forgedToken() {
 function countOf(token) {
   if (typeof token !== "string") return undefined;
   return JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8")).p.d.count;
+}
+
+/** In the page: the JSON under the localStorage key that contains `part`, or null. */
+function readStorage(part) {
+  const key = Object.keys(localStorage).find((k) => k.includes(part));
+  return key === undefined ? null : JSON.parse(localStorage.getItem(key));
+}
+
+/** In the page: merge `patch` into the JSON under the localStorage key that contains `part`. */
+function patchStorage([part, patch]) {
+  const key = Object.keys(localStorage).find((k) => k.includes(part));
+  localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)), ...patch }));
 }
 
 /** What the View shows: the #count text and the body's colour. */
@@ -196,130 +214,119 @@ async function connectInspector(page) {
 }
 
 describe("the README's counter App, built from its code blocks", { timeout: TEST_TIMEOUT_MS * 3 }, () => {
-  test('MCP Inspector 2.12: two clicks count 0 -> 1 -> 2; a reload of the View keeps nothing: "Start over", the default colour; a forged token from the tool form: "Expired: start over"', { timeout: TEST_TIMEOUT_MS }, async (t) => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    // Teardown cuts the Inspector's own event streams mid-chunk: the problems are checked once it has played.
-    const stopCollecting = () => {
-      for (const event of ["console", "requestfailed", "response", "pageerror"]) page.removeAllListeners(event);
-    };
-    const problems = failOnPageProblems(t, page, () => (stopCollecting(), context.close()));
-    await keepOnLoopback(context, problems);
-
-    await page.goto(inspector.url);
-    await page.getByText(server.url).first().waitFor();
-    await connectInspector(page);
-    await page.getByText("Apps", { exact: true }).click();
-    await page.getByRole("button", { name: /Count one more/ }).click();
-    await page.getByRole("button", { name: "Open App" }).click();
-    const view = page.frameLocator('iframe[src*="/sandbox"]').frameLocator("iframe");
-    assert.equal(await view.locator("body").evaluate(() => window.origin), "null", "the Inspector's View frame is opaque: no storage");
-
-    await twoClicks(view);
-    await chooseOrange(view);
-
-    // A reload of the View: the Inspector answers its second ui/initialize and replays no result.
-    await view.locator("body").evaluate(() => location.reload());
-    await countReads(view, START_OVER, "after a reload the Inspector replays nothing and keeps no state: keeper status none");
-    assert.deepEqual(await shown(view), { count: START_OVER, color: "teal" }, "nothing kept: the default colour");
-    await view.locator("#add").click();
-    await countReads(view, "count 0", "Add one from Start over calls the tool without a token");
-
-    // The tool form: the tool run with a forged state; the Inspector gives the View the refusal.
-    await page.getByText("Back to Input").click();
-    await page.getByLabel("state", { exact: true }).fill(await forgedToken());
-    await page.getByRole("button", { name: "Open App" }).click();
-    await countReads(view, EXPIRED, "the tool's result refused the forged token");
-    await view.locator("#add").click();
-    await countReads(view, "count 0", "Add one after the refusal starts over");
-
-    assert.deepEqual([...problems], [], "no page error, console error or failed request");
-    stopCollecting();
-  });
-
-  for (const store of ["host", "local"]) {
-    test(`demo Host, store "${store}": two clicks count 0 -> 1 -> 2, each sending the previous result's token; a reload of the page and of the View brings back colour and count; a forged token in the stored state: "Expired: start over"`, { timeout: TEST_TIMEOUT_MS }, async (t) => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  test(
+    'MCP Inspector 2.12: two clicks count 0 -> 1 -> 2; a reload of the View keeps nothing: "Start over", the default colour; a forged token from the tool form: "Expired: start over"',
+    { timeout: TEST_TIMEOUT_MS },
+    async (t) => {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
       const page = await context.newPage();
       page.setDefaultTimeout(STEP_TIMEOUT_MS);
-      const problems = failOnPageProblems(t, page, () => context.close());
-      const sent = []; // the `state` of each tools/call count the page sent
-      page.on("request", (req) => {
-        if (req.method() !== "POST") return;
-        const body = JSON.parse(req.postData() ?? "null");
-        if (body?.method === "tools/call" && body.params?.name === "count") sent.push(body.params.arguments?.state);
-      });
-      const options = store === "local" ? "&viewstate=off&frame=storage" : "";
-      await page.goto(`${web.url}www/host.html?servers=${front.url}&tool=count&sandbox=${new URL(sandbox.url).origin}${options}`);
-      await page.waitForSelector("#conn-status[data-status=connected]");
-      const view = page.frameLocator(".call iframe").first().frameLocator("iframe");
-      const rendered = async () => {
-        await page.waitForSelector("html[data-ready=true]");
-        await page.waitForSelector(".call[data-ready=true]");
+      // Teardown cuts the Inspector's own event streams mid-chunk: the problems are checked once it has played.
+      const stopCollecting = () => {
+        for (const event of ["console", "requestfailed", "response", "pageerror"]) page.removeAllListeners(event);
       };
-      await page.click("#new-game");
-      await rendered();
+      const problems = failOnPageProblems(t, page, () => (stopCollecting(), context.close()));
+      await keepOnLoopback(context, problems);
+
+      await page.goto(inspector.url);
+      await page.getByText(server.url).first().waitFor();
+      await connectInspector(page);
+      await page.getByText("Apps", { exact: true }).click();
+      await page.getByRole("button", { name: /Count one more/ }).click();
+      await page.getByRole("button", { name: "Open App" }).click();
+      const view = page.frameLocator('iframe[src*="/sandbox"]').frameLocator("iframe");
+      assert.equal(await view.locator("body").evaluate(() => window.origin), "null", "the Inspector's View frame is opaque: no storage");
 
       await twoClicks(view);
-      assert.deepEqual(sent.map(countOf), [undefined, 0, 1], "the Host's call, then each click with the token of the result before it");
       await chooseOrange(view);
 
-      /** The view state the store keeps: the Host's localStorage ("host"), the frame's under the result's viewUUID ("local"). */
-      const stored = async () => {
-        if (store === "host") {
-          return page.evaluate((part) => {
-            const key = Object.keys(localStorage).find((k) => k.includes(part));
-            return key === undefined ? null : JSON.parse(localStorage.getItem(key));
-          }, HOST_VIEW_STATE);
-        }
-        const [call] = await page.evaluate(() => window.demoHost.calls());
-        return view.locator("body").evaluate((_, key) => JSON.parse(localStorage.getItem(key) ?? "null"), LOCAL_KEY_PREFIX + call.result._meta.viewUUID);
-      };
-      // Saved where this store keeps it: the colour, and the token the View shows.
-      const saved = await (async () => {
-        for (let i = 0; i < 100; i++) {
-          const state = await stored();
-          if (state?.color === "orange" && countOf(state?.[TOKEN_MEMBER]) === 2) return state;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        assert.fail(`the ${store} store does not hold the colour and the count-2 token: ${JSON.stringify(await stored())}`);
-      })();
-      assert.deepEqual(Object.keys(saved).sort(), ["color", TOKEN_MEMBER].sort(), "the View's state and the kept token, nothing else");
+      // A reload of the View: the Inspector answers its second ui/initialize and replays no result.
+      await view.locator("body").evaluate(() => location.reload());
+      await countReads(view, START_OVER, "after a reload the Inspector replays nothing and keeps no state: keeper status none");
+      assert.deepEqual(await shown(view), { count: START_OVER, color: "teal" }, "nothing kept: the default colour");
+      await view.locator("#add").click();
+      await countReads(view, "count 0", "Add one from Start over calls the tool without a token");
 
-      for (const reload of ["page", "View"]) {
-        if (reload === "page") await page.reload();
-        else await page.locator(".call .call-reload").click();
-        await rendered();
-        await countReads(view, "count 2", `after a reload of the ${reload} the token comes back from the ${store} store, ahead of the Host's replayed count-0 result`);
-        assert.deepEqual(await shown(view), { count: "count 2", color: "orange" }, `the colour comes back after a reload of the ${reload}`);
-      }
-      assert.equal(await page.evaluate(() => window.demoHost.stats.toolCalls.count ?? 0), 0, "no tool called by the reloads");
-
-      // A forged token in the stored state: shown (the View cannot verify), refused by the server.
-      const forged = await forgedToken();
-      if (store === "host") {
-        await page.evaluate(
-          ([part, member, token]) => {
-            const key = Object.keys(localStorage).find((k) => k.includes(part));
-            localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)), [member]: token }));
-          },
-          [HOST_VIEW_STATE, TOKEN_MEMBER, forged],
-        );
-      } else {
-        const [call] = await page.evaluate(() => window.demoHost.calls());
-        await view.locator("body").evaluate(
-          (_, [key, member, token]) => localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)), [member]: token })),
-          [LOCAL_KEY_PREFIX + call.result._meta.viewUUID, TOKEN_MEMBER, forged],
-        );
-      }
-      await page.reload();
-      await rendered();
-      await countReads(view, `count ${FORGED_COUNT}`, "the View shows the restored token's (unverified) claim");
-      await refusedThenStartOver(view);
-      assert.equal(sent.at(-2), forged, "the View sent the forged token");
+      // The tool form: the tool run with a forged state; the Inspector gives the View the refusal.
+      await page.getByText("Back to Input").click();
+      await page.getByLabel("state", { exact: true }).fill(await forgedToken());
+      await page.getByRole("button", { name: "Open App" }).click();
+      await countReads(view, EXPIRED, "the tool's result refused the forged token");
+      await view.locator("#add").click();
+      await countReads(view, "count 0", "Add one after the refusal starts over");
 
       assert.deepEqual([...problems], [], "no page error, console error or failed request");
-    });
+      stopCollecting();
+    },
+  );
+
+  for (const store of ["host", "local"]) {
+    test(
+      `demo Host, store "${store}": two clicks count 0 -> 1 -> 2, each sending the previous result's token; a reload of the page and of the View brings back colour and count; a forged token in the stored state: "Expired: start over"`,
+      { timeout: TEST_TIMEOUT_MS },
+      async (t) => {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+        const page = await context.newPage();
+        page.setDefaultTimeout(STEP_TIMEOUT_MS);
+        const problems = failOnPageProblems(t, page, () => context.close());
+        const sent = []; // the `state` of each tools/call count the page sent
+        page.on("request", (req) => {
+          if (req.method() !== "POST") return;
+          const body = JSON.parse(req.postData() ?? "null");
+          if (body?.method === "tools/call" && body.params?.name === "count") sent.push(body.params.arguments?.state);
+        });
+        const options = store === "local" ? "&viewstate=off&frame=storage" : "";
+        await page.goto(`${web.url}www/host.html?servers=${front.url}&tool=count&sandbox=${new URL(sandbox.url).origin}${options}`);
+        await page.waitForSelector("#conn-status[data-status=connected]");
+        const view = page.frameLocator(".call iframe").first().frameLocator("iframe");
+        const rendered = async () => {
+          await page.waitForSelector("html[data-ready=true]");
+          await page.waitForSelector(".call[data-ready=true]");
+        };
+        await page.click("#new-game");
+        await rendered();
+
+        await twoClicks(view);
+        assert.deepEqual(sent.map(countOf), [undefined, 0, 1], "the Host's call, then each click with the token of the result before it");
+        await chooseOrange(view);
+
+        // The view state where the store keeps it: the Host's localStorage ("host"), the View frame's under the result's viewUUID ("local").
+        const storageFrame = () => (store === "host" ? page : page.frames().find((f) => f.parentFrame()?.url().includes("/sandbox.html")));
+        const keyPart = async () => (store === "host" ? HOST_VIEW_STATE : LOCAL_KEY_PREFIX + (await page.evaluate(() => window.demoHost.calls()))[0].result._meta.viewUUID);
+        const stored = async () => storageFrame().evaluate(readStorage, await keyPart());
+        // Saved where this store keeps it: the colour, and the token the View shows.
+        const saved = await (async () => {
+          for (let i = 0; i < 100; i++) {
+            const state = await stored();
+            if (state?.color === "orange" && countOf(state?.[TOKEN_MEMBER]) === 2) return state;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          assert.fail(`the ${store} store does not hold the colour and the count-2 token: ${JSON.stringify(await stored())}`);
+        })();
+        assert.deepEqual(Object.keys(saved).sort(), ["color", TOKEN_MEMBER].sort(), "the View's state and the kept token, nothing else");
+        if (store === "local") assert.equal(await page.evaluate(readStorage, HOST_VIEW_STATE), null, "nothing in the Host's storage");
+
+        for (const reload of ["page", "View"]) {
+          if (reload === "page") await page.reload();
+          else await page.locator(".call .call-reload").click();
+          await rendered();
+          if (reload === "View") await page.waitForSelector('.call[data-renders="2"][data-ready=true]');
+          await countReads(view, "count 2", `after a reload of the ${reload} the token comes back from the ${store} store, ahead of the Host's replayed count-0 result`);
+          assert.deepEqual(await shown(view), { count: "count 2", color: "orange" }, `the colour comes back after a reload of the ${reload}`);
+        }
+        assert.equal(await page.evaluate(() => window.demoHost.stats.toolCalls.count ?? 0), 0, "no tool called by the reloads");
+
+        // A forged token in the stored state: shown (the View cannot verify), refused by the server.
+        const forged = await forgedToken();
+        await storageFrame().evaluate(patchStorage, [await keyPart(), { [TOKEN_MEMBER]: forged }]);
+        await page.reload();
+        await rendered();
+        await countReads(view, `count ${FORGED_COUNT}`, "the View shows the restored token's (unverified) claim");
+        await refusedThenStartOver(view);
+        assert.equal(sent.at(-2), forged, "the View sent the forged token");
+
+        assert.deepEqual([...problems], [], "no page error, console error or failed request");
+      },
+    );
   }
 });
