@@ -31,7 +31,7 @@ import { stopper } from "../../js/lib/child-server.mjs";
 import { corsFront } from "../../js/lib/cors-front.mjs";
 import { codeBlocks, fileBlock } from "../../js/lib/markdown-blocks.mjs";
 import { connectClient, tokenOf } from "../../js/lib/mcp-client.mjs";
-import { startInspector } from "../../js/lib/mcp-inspector.mjs";
+import { connectInspector, startInspector } from "../../js/lib/mcp-inspector.mjs";
 import { DEFAULT_MOUNTS, REPO_ROOT, freePort, serve } from "../../js/lib/serve.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 
@@ -194,23 +194,6 @@ async function refusedThenStartOver(view) {
   await countReads(view, EXPIRED, "the server refused the forged token");
   await view.locator("#add").click();
   await countReads(view, "count 0", "Add one after the refusal starts over");
-}
-
-// The Inspector's switch is controlled by its connection status (see inspector.test.mjs): click until it connects.
-async function connectInspector(page) {
-  const toggle = page.getByRole("switch", { name: /Connect or disconnect/ });
-  const connected = page.getByText("Connected", { exact: true }).first();
-  for (let attempt = 1; ; attempt++) {
-    await toggle.click({ force: true });
-    const input = await toggle.elementHandle();
-    const started = await page
-      .waitForFunction((el) => el.checked, input, { timeout: 10_000 })
-      .then(() => true)
-      .catch(() => false);
-    if (started || (await connected.isVisible())) break;
-    assert.ok(attempt < 3, "the Inspector did not start connecting after three clicks on its switch");
-  }
-  await connected.waitFor();
 }
 
 describe("the README's counter App, built from its code blocks", { timeout: TEST_TIMEOUT_MS * 3 }, () => {
