@@ -32,7 +32,7 @@ import { corsFront } from "../../js/lib/cors-front.mjs";
 import { codeBlocks, fileBlock } from "../../js/lib/markdown-blocks.mjs";
 import { connectClient, tokenOf } from "../../js/lib/mcp-client.mjs";
 import { connectInspector, startInspector } from "../../js/lib/mcp-inspector.mjs";
-import { DEFAULT_MOUNTS, REPO_ROOT, freePort, serve } from "../../js/lib/serve.mjs";
+import { DEFAULT_MOUNTS, REPO_ROOT, freePort, serve } from "../../js/lib/servers.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 
 const execFileP = promisify(execFile);
