@@ -16,6 +16,7 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } f
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { codeBlocks, fileBlock } from "../lib/markdown-blocks.mjs";
 import { freePort } from "../lib/servers.mjs";
 import { WRANGLER_ENV } from "../suite/wrangler-run.mjs";
 
@@ -33,22 +34,13 @@ function fail(text) {
   process.exit(1);
 }
 
-/** The fenced code blocks of a Markdown file: { lang, text }. */
-function codeBlocks(markdown) {
-  return [...markdown.matchAll(/^```(\w*)[^\n]*\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1], text: m[2] }));
-}
-
-/** The block whose first line names `file` (`// src/worker.js`, `# wrangler.toml`). */
+/** docs/server.md's block that names `file` in its first line. */
 function readmeFile(blocks, file) {
-  const block = blocks.find(
-    (b) =>
-      b.text
-        .split("\n")[0]
-        .replace(/^(\/\/|#)\s*/, "")
-        .trim() === file,
-  );
-  if (block === undefined) fail(`docs/server.md has no code block that starts with a comment naming ${file}`);
-  return block.text;
+  try {
+    return fileBlock(blocks, file, "docs/server.md");
+  } catch (e) {
+    fail(e.message);
+  }
 }
 
 // ---- the project, from docs/server.md alone---------------------------------

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { REPO_ROOT, VIEW_HTML, startRustServer, startServer } from "../../js/lib/servers.mjs";
 import { PACKED, failOnPageProblems, keepOnLoopback, launchChromium } from "../../js/lib/chromium.mjs";
-import { startInspector } from "../../js/lib/mcp-inspector.mjs";
+import { connectInspector, startInspector } from "../../js/lib/mcp-inspector.mjs";
 import { VIEW_DECLARATION } from "../server/view-meta.js";
 
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
@@ -66,27 +66,6 @@ async function screenshot(page, name) {
   await page.screenshot({ path: join(ARTIFACTS, name) });
 }
 
-// The Inspector's switch is controlled by its connection status, and its
-// handler awaits a pending promise before it sets "connecting"; on two busy
-// cores a click can land before that settles and change nothing (CI saw it).
-// So click, wait for the switch to show connecting or connected, and click
-// again only while it still shows neither.
-async function connect(page) {
-  const toggle = page.getByRole("switch", { name: /Connect or disconnect/ });
-  const connected = page.getByText("Connected", { exact: true }).first();
-  for (let attempt = 1; ; attempt++) {
-    await toggle.click({ force: true }); // Mantine draws the track over the input
-    const input = await toggle.elementHandle();
-    const started = await page
-      .waitForFunction((el) => el.checked, input, { timeout: 10_000 })
-      .then(() => true)
-      .catch(() => false); // not yet, or the input was re-rendered under the click
-    if (started || (await connected.isVisible())) break;
-    assert.ok(attempt < 3, "the Inspector did not start connecting after three clicks on its switch");
-  }
-  await connected.waitFor();
-}
-
 describe("the demo in the MCP Inspector 2.12 (web UI, Chromium)", () => {
   for (const name of ["workerd", "rust"]) {
     test(`${name} server: connect over Streamable HTTP, open \`start\` as an App, play a move through the server: backend "js", store "memory", no error`, async (t) => {
@@ -109,7 +88,7 @@ describe("the demo in the MCP Inspector 2.12 (web UI, Chromium)", () => {
       // Its one server, as given on the command line: Streamable HTTP to the demo in workerd.
       await page.getByText("Streamable HTTP").first().waitFor();
       await page.getByText(server.mcpUrl.href).first().waitFor();
-      await connect(page);
+      await connectInspector(page);
       await page.getByText("mcp-sealed-state-tic-tac-toe").first().waitFor(); // serverInfo.name, in the header
 
       // The Apps tab lists the tools that have a `ui://` View; opening `start` calls it and renders its View.

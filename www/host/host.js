@@ -34,7 +34,9 @@
 // result's `_meta` as toolResponseMetadata and a structured widgetState kept
 // per call by this page, `openai:set_globals` on each later result;
 // "apps-sdk": the same window.openai with `callTool`, and no MCP Apps bridge
-// at all, as ChatGPT's outputTemplate widgets and the MCPJam Inspector).
+// at all, as ChatGPT's outputTemplate widgets and the MCPJam Inspector), tool
+// (the tool the "new game" button calls, with no arguments, and renders;
+// default "start", the demo's).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { DEFAULT_VIEW_STATE_MAX_BYTES, ViewStateAppBridge, localStorageViewState } from "mcp-sealed-state/app-bridge";
@@ -73,6 +75,7 @@ const dropMeta = qs.get("meta") === "drop";
 // surface=apps-sdk: the Apps SDK model alone: window.openai (with callTool) and no MCP Apps bridge at all.
 const appsSdk = qs.get("surface") === "apps-sdk";
 const chatgpt = qs.get("surface") === "chatgpt" || appsSdk;
+const newCallTool = qs.get("tool")?.trim() || "start";
 
 // Counters for tests and for the curious: tool calls this page load made, by name.
 const stats = { toolCalls: {}, requests: 0 };
@@ -406,13 +409,13 @@ async function newGame() {
   button.disabled = true;
   try {
     const args = {};
-    const result = await callTool("start", args);
-    if (result.isError) throw new Error(result.content?.find((c) => c.type === "text")?.text ?? "start failed");
-    const call = { id: crypto.randomUUID(), tool: "start", arguments: args, result, at: Date.now() };
+    const result = await callTool(newCallTool, args);
+    if (result.isError) throw new Error(result.content?.find((c) => c.type === "text")?.text ?? `${newCallTool} failed`);
+    const call = { id: crypto.randomUUID(), tool: newCallTool, arguments: args, result, at: Date.now() };
     saveCalls([call, ...loadCalls()]);
     await renderCall(call, { prepend: true });
   } catch (e) {
-    showError(`start failed: ${e.message}`);
+    showError(`${newCallTool} failed: ${e.message}`);
   } finally {
     button.disabled = false;
   }
@@ -517,7 +520,7 @@ async function main() {
       return span;
     }),
   );
-  $("new-game").disabled = !tools.some((t) => t.name === "start");
+  $("new-game").disabled = !tools.some((t) => t.name === newCallTool);
   $("new-game").addEventListener("click", newGame);
 
   // Re-render the stored tool calls: stored results, no tools/call.
