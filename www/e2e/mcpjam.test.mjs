@@ -195,5 +195,5 @@ test("MCPJam Inspector 1.0.24 (window.openai only, no bridge): the View decides 
   assert.equal(await body.getAttribute("data-tab"), "claims", "the selected tab came back");
   assert.equal(await view.locator("#token").getAttribute("data-token"), token, "and the game's token");
   assert.equal(await boardOf(view), BOARD_AFTER_FIRST_MOVE);
-  assert.deepEqual(problems, [], "no page error, console error, failed request or request off loopback so far");
+  assert.deepEqual([...problems], [], "no page error, console error, failed request or request off loopback so far");
 });
