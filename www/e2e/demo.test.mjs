@@ -313,6 +313,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
       assert.match(await h.view.locator("#expires").textContent(), /^expires in \d+ s$/);
       // The View's store: the Host's ui/set-view-state, shown beside the backend and reported to the Host.
       assert.equal(await h.store(), "host");
+      t.diagnostic(`store decided ${await h.view.locator("body").evaluate(() => window.gameView.decidedAtMs)} ms after the View's document started`);
       assert.match(await h.view.locator("#store").textContent(), /^host /);
       await h.page.waitForSelector(".call[data-store=host]");
       // A piece of UI state a person sees survive: the selected details tab.

@@ -122,6 +122,7 @@ describe("the demo in the MCP Inspector 2.12 (web UI, Chromium)", () => {
       // View says so, in its page and to the Inspector.
       await view.locator("body[data-store]").waitFor();
       assert.equal(await view.locator("body").getAttribute("data-store"), "memory");
+      t.diagnostic(`store decided ${await view.locator("body").evaluate(() => window.gameView.decidedAtMs)} ms after the View's document started`);
       assert.match(await view.locator("#store").textContent(), /^memory /);
       await page.getByText('{"store":"memory"}').first().waitFor();
 

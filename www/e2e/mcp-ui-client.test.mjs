@@ -93,6 +93,7 @@ test("@mcp-ui/client AppRenderer: the View renders through our sandbox proxy, th
       protocolVersion: ui.viewState.rawInitializeResult?.protocolVersion ?? null,
       openai: typeof window.openai,
       origin: window.origin,
+      decidedAtMs: window.gameView.decidedAtMs,
     };
   });
   t.diagnostic(`View in AppRenderer: ${JSON.stringify(seen)}`);

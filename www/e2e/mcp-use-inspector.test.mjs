@@ -154,7 +154,9 @@ test("mcp-use Inspector: the View renders, a move plays, store openai written th
     widgetState: window.openai.widgetState ?? null,
     restoredFrom: window.gameView.ui.viewState.restoredFrom,
     store: window.gameView.ui.viewState.store,
+    decidedAtMs: window.gameView.decidedAtMs,
   }));
+  t.diagnostic(`after the reload: store decided ${after.decidedAtMs} ms after the View's document started`);
   assert.equal(after.widgetState, null, "window.openai kept nothing: memory only");
   assert.equal(after.store, "openai");
   assert.equal(after.restoredFrom, "local", "restored from the write-through");
