@@ -8,14 +8,9 @@ import { describe, test } from "node:test";
 import { EXT_APPS_MAJOR, STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, connected, extApps, hostStorage, mint, newApp, settle } from "./support.mjs";
 
 const HOUR = 3_600_000;
-// ext-apps 1.x's App (MCP SDK 1.x) parses a request's result with Zod's safeParse, which the app
-// entry's ui/set-view-state result schema (a Standard Schema) lacks: the Host stores the state but
-// the View's save rejects with "v3Schema.safeParse is not a function". Runs, reported as todo, on 1.x.
-const hostSaveResult = EXT_APPS_MAJOR === 1 ? { todo: "ext-apps 1.x: the host store's save rejects (the app entry's result schema has no safeParse)" } : {};
-
 export function lifecycle(name, driver) {
   describe(`${name} on ext-apps ${extApps}: lifecycle`, () => {
-    test("mount: the restored state replaces initial; a burst of updates is saved once, debounced", hostSaveResult, async () => {
+    test("mount: the restored state replaces initial; a burst of updates is saved once, debounced", async () => {
       const storage = hostStorage({ tab: "restored" });
       const { app, viewState } = await connected(storage);
       const view = await driver.viewState(app, { tab: "initial" }, { debounceMs: 20 });
@@ -34,7 +29,7 @@ export function lifecycle(name, driver) {
       await view.unmount();
     });
 
-    test("unmount with a pending save sends it at once; a remount shows the state saved", hostSaveResult, async () => {
+    test("unmount with a pending save sends it at once; a remount shows the state saved", async () => {
       const storage = hostStorage();
       const { app } = await connected(storage);
       const first = await driver.viewState(app, { n: 0 }, { debounceMs: HOUR });

@@ -6,12 +6,16 @@ import { DEFAULT_READY_TIMEOUT_MS } from "../constants.js";
 import { localStore, memoryStore, openaiStore, snapshot, storeOrder, usableLocalStorage, viewUUIDOf, viewUUIDOfOpenai } from "./stores.js";
 
 // The result schema of ui/set-view-state: `{}`, and Views ignore fields they do not know.
+// ext-apps 2.x's App validates with Standard Schema ("~standard"); 1.x's runs
+// on the MCP SDK 1.x, which calls a zod-like safeParse: it has both.
+const isResultObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const SetViewStateResult = {
   "~standard": {
     version: 1,
     vendor: "mcp-sealed-state",
-    validate: (value) => (value !== null && typeof value === "object" && !Array.isArray(value) ? { value } : { issues: [{ message: "expected an object" }] }),
+    validate: (value) => (isResultObject(value) ? { value } : { issues: [{ message: "expected an object" }] }),
   },
+  safeParse: (value) => (isResultObject(value) ? { success: true, data: value } : { success: false, error: new TypeError("ui/set-view-state: expected an object as the result") }),
 };
 
 // Until a "local" store is decided, saves are checked by the default rule and kept nowhere.
