@@ -5,7 +5,7 @@
 // (async where the framework renders asynchronously).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { EXT_APPS_MAJOR, STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, connected, extApps, hostStorage, mint, newApp, settle } from "./support.mjs";
+import { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, connected, extApps, hostStorage, mint, newApp, settle } from "./support.mjs";
 
 const HOUR = 3_600_000;
 export function lifecycle(name, driver) {
