@@ -23,6 +23,7 @@ use crate::json;
 use crate::keys::{HmacSha256, Key, KeyError, Keys};
 use crate::payload::{self, Payload};
 use crate::purpose::Purpose;
+use crate::redacted::{self, RedactedList};
 use crate::secret;
 use crate::wire;
 
@@ -58,7 +59,7 @@ pub(crate) const REQUEST_LABEL: &[u8] = b"mcp-sealed-state/v1/request:";
 /// let codec = Codec::new(options)?;
 /// # Ok::<(), mcp_sealed_state::ConfigError>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct CodecOptions<K> {
     /// The keys, each at least [`MIN_KEY_BYTES`](crate::MIN_KEY_BYTES) long:
@@ -96,6 +97,24 @@ impl<K> Default for CodecOptions<K> {
             production: false,
             now: Clock::system(),
         }
+    }
+}
+
+/// The keys print as `<redacted>`, one per key.
+impl<K> core::fmt::Debug for CodecOptions<K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CodecOptions")
+            .field(
+                "keys",
+                &self.keys.as_ref().map(|keys| RedactedList(keys.len())),
+            )
+            .field("ttl_seconds", &self.ttl_seconds)
+            .field("leeway_seconds", &self.leeway_seconds)
+            .field("max_token_bytes", &self.max_token_bytes)
+            .field("max_request_bytes", &self.max_request_bytes)
+            .field("production", &self.production)
+            .field("now", &self.now)
+            .finish()
     }
 }
 
@@ -272,7 +291,7 @@ impl<'a> MaybeStr<'a> for Option<&'a str> {
 ///
 /// let with = SealWith::view().bind("user-42").secret(r#"{"cursor":"c-17"}"#);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct SealWith<'a> {
     pub(crate) purpose: Purpose<&'a str>,
     pub(crate) bind: Option<&'a str>,
@@ -289,6 +308,18 @@ pub struct OpenWith<'a> {
     pub(crate) purpose: Purpose<&'a str>,
     pub(crate) bind: Option<&'a str>,
     pub(crate) request: Option<Request<'a>>,
+}
+
+/// The secret prints as `<redacted>`.
+impl core::fmt::Debug for SealWith<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SealWith")
+            .field("purpose", &self.purpose)
+            .field("bind", &self.bind)
+            .field("secret", &redacted::option(&self.secret))
+            .field("request", &self.request)
+            .finish()
+    }
 }
 
 impl<'a> SealWith<'a> {
@@ -401,13 +432,23 @@ impl Default for OpenWith<'_> {
 }
 
 /// An opened token: the payload, and the secret when the token has one.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `Debug` prints the secret as `<redacted>`.
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Opened {
     /// The payload, exactly the JSON text that was sealed.
     pub payload: Payload,
     /// The secret's JSON text, decrypted; `None` when the token carries none.
     pub secret: Option<String>,
+}
+
+impl core::fmt::Debug for Opened {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Opened")
+            .field("payload", &self.payload)
+            .field("secret", &redacted::option(&self.secret))
+            .finish()
+    }
 }
 
 impl Opened {
