@@ -2,7 +2,8 @@
 //! the secret part and request binding.
 //!
 //! Opening checks in the order of docs/format.md ("Opening: order and
-//! reasons"): shape and size (before any hashing), the MAC against every key
+//! reasons"): the request's canonical form (when one is given), shape and
+//! size (before any hashing), the MAC against every key
 //! in constant time, the body, expiry, binding, purpose and tool, the
 //! request, the secret. Each failure is a [`SealedStateError`] whose message
 //! is the one stable constant.
@@ -183,8 +184,9 @@ pub enum SealError {
     Request(JcsError),
     /// The request's canonical text is longer than `max_request_bytes`.
     RequestTooLarge {
-        /// The canonical text's length, in bytes (for a
-        /// [`Request::Canonical`] text, its own length).
+        /// Bytes of the canonical text written when it passed the bound
+        /// (canonicalizing stops there, so the whole may be longer); for a
+        /// [`Request::Canonical`] text, its own length.
         bytes: usize,
         /// The codec's `max_request_bytes`.
         max_bytes: usize,
@@ -213,7 +215,7 @@ impl core::fmt::Display for SealError {
             SealError::Request(e) => e.fmt(f),
             SealError::RequestTooLarge { bytes, max_bytes } => write!(
                 f,
-                "the request's canonical text is {bytes} bytes, over max_request_bytes ({max_bytes})"
+                "the request's canonical text is over max_request_bytes ({max_bytes}): at least {bytes} bytes"
             ),
             SealError::NotCarried => f.write_str(
                 "only a requestState token binds a request, and a raw token carries no secret",
@@ -655,6 +657,11 @@ impl Codec {
             bytes,
             max_bytes: self.max_request_bytes,
         };
+        #[cfg(feature = "jcs")]
+        let bounded = |e| match e {
+            crate::jcs::Bounded::Jcs(e) => SealError::Request(e),
+            crate::jcs::Bounded::TooLarge(bytes) => too_large(bytes),
+        };
         let text = match request {
             Request::Canonical(text) => {
                 if text.len() > self.max_request_bytes {
@@ -666,18 +673,18 @@ impl Codec {
                 crate::jcs::check_text(text).map_err(SealError::Request)?;
                 Cow::Borrowed(text)
             }
+            // Canonicalized within the bound, so an oversized request stops
+            // there rather than being read to its end.
             #[cfg(feature = "jcs")]
-            Request::Json(text) => {
-                Cow::Owned(crate::jcs::canonicalize(text).map_err(SealError::Request)?)
-            }
+            Request::Json(text) => Cow::Owned(
+                crate::jcs::canonicalize_within(text, self.max_request_bytes).map_err(bounded)?,
+            ),
             #[cfg(feature = "serde")]
             Request::Value(value) => Cow::Owned(
-                crate::jcs::canonicalize(&value.to_string()).map_err(SealError::Request)?,
+                crate::jcs::canonicalize_value_within(value, self.max_request_bytes)
+                    .map_err(bounded)?,
             ),
         };
-        if text.len() > self.max_request_bytes {
-            return Err(too_large(text.len()));
-        }
         Ok(text)
     }
 
@@ -699,6 +706,13 @@ impl Codec {
             bind,
             request,
         } = *with;
+        // 0. A request with no canonical form within the bound can match no
+        // token: refused before the token is read, as the JS glue refuses it
+        // before calling in.
+        let request = match request {
+            Some(request) => Some(self.request_text(request).map_err(|_| Reason::Request)?),
+            None => None,
+        };
         let (key, body) = self.authenticate(token)?;
         // 3. body. Parsing the envelope validates all of it, payload included.
         let env = envelope::parse(&body).ok_or(Reason::Malformed)?;
@@ -724,7 +738,7 @@ impl Codec {
                     return Err(Reason::Purpose.into());
                 }
                 // 7. request: fail closed both ways, as for the bind tag.
-                self.check_request(&key.mac, request, claim.request)?;
+                check_request(&key.mac, request.as_deref(), claim.request)?;
                 (claim.payload, claim.secret)
             }
         };
@@ -739,31 +753,6 @@ impl Codec {
         let range = payload::range_in(&body, payload).ok_or(Reason::Malformed)?;
         let payload = Payload::new(body, range).ok_or(Reason::Malformed)?;
         Ok(Opened { payload, secret })
-    }
-
-    /// Step 7: a token sealed with a request opens only with the same
-    /// request (by its canonical form), and one sealed without opens only
-    /// without. `raw_q` is the raw JSON of `q`; a request with no canonical
-    /// form, or one over `max_request_bytes`, is refused.
-    fn check_request(
-        &self,
-        key: &HmacSha256,
-        request: Option<Request<'_>>,
-        raw_q: Option<&str>,
-    ) -> Result<(), SealedStateError> {
-        match (request, raw_q) {
-            (None, None) => Ok(()),
-            (Some(request), Some(raw_q)) => {
-                let q = envelope::string_value(raw_q)
-                    .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(t.as_bytes()))
-                    .ok_or(Reason::Request)?;
-                let canonical = self.request_text(request).map_err(|_| Reason::Request)?;
-                request_mac(key, &canonical)
-                    .verify_truncated_left(&q)
-                    .map_err(|_| Reason::Request.into())
-            }
-            _ => Err(Reason::Request.into()),
-        }
     }
 
     /// Steps 1 to 3 of opening, up to the body as text: shape and size
@@ -796,6 +785,28 @@ impl Codec {
             .and_then(|bytes| String::from_utf8(bytes).ok())
             .ok_or(Reason::Malformed)?;
         Ok((key, body))
+    }
+}
+
+/// Step 7: a token sealed with a request opens only with the same request
+/// (`canonical`, its canonical form from step 0), and one sealed without
+/// opens only without. `raw_q` is the raw JSON of `q`.
+fn check_request(
+    key: &HmacSha256,
+    canonical: Option<&str>,
+    raw_q: Option<&str>,
+) -> Result<(), SealedStateError> {
+    match (canonical, raw_q) {
+        (None, None) => Ok(()),
+        (Some(canonical), Some(raw_q)) => {
+            let q = envelope::string_value(raw_q)
+                .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(t.as_bytes()))
+                .ok_or(Reason::Request)?;
+            request_mac(key, canonical)
+                .verify_truncated_left(&q)
+                .map_err(|_| Reason::Request.into())
+        }
+        _ => Err(Reason::Request.into()),
     }
 }
 
