@@ -138,6 +138,40 @@ pub fn has_lone_surrogate_escape(s: &str) -> bool {
     false
 }
 
+/// `s` with every `\u` escape of a surrogate (paired or not) replaced by one
+/// of a private-use character (U+D800 + n to U+E000 + n), so serde_json reads
+/// a text it refuses for a lone surrogate: its numbers, names and depth are
+/// those of `s` (names that differ still differ, but for a literal U+E000 to
+/// U+E7FF spelled alike, which only makes more texts look broken).
+pub fn surrogates_to_private_use(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    let mut copied = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        if b.get(i + 1) != Some(&b'u') {
+            i += 2;
+            continue;
+        }
+        let unit = b
+            .get(i + 2..i + 6)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u32::from_str_radix(h, 16).ok());
+        if let Some(u) = unit.filter(|u| (0xD800..0xE000).contains(u)) {
+            out.push_str(&s[copied..i]);
+            out.push_str(&format!("\\u{:04x}", 0xE000 + (u - 0xD800)));
+            copied = i + 6;
+        }
+        i += 2;
+    }
+    out.push_str(&s[copied..]);
+    out
+}
+
 /// True when `s` holds one of serde_json's private marker keys, which its
 /// `raw_value` and `arbitrary_precision` features read as a RawValue or a
 /// Number instead of an object member: serde's verdict on such a text is not
