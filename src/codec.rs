@@ -796,40 +796,41 @@ fn check_request(
     canonical: Option<&str>,
     raw_q: Option<&str>,
 ) -> Result<(), SealedStateError> {
-    match (canonical, raw_q) {
-        (None, None) => Ok(()),
-        (Some(canonical), Some(raw_q)) => {
-            let q = envelope::string_value(raw_q)
-                .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(t.as_bytes()))
-                .ok_or(Reason::Request)?;
-            request_mac(key, canonical)
-                .verify_truncated_left(&q)
-                .map_err(|_| Reason::Request.into())
-        }
-        _ => Err(Reason::Request.into()),
-    }
+    check_tag(
+        canonical.map(|c| request_mac(key, c)),
+        raw_q,
+        Reason::Request,
+    )
 }
 
 /// Step 5: fail closed on configuration drift in both directions. `raw_tag`
-/// is the raw JSON of `b`: a tag is a string of the canonical spelling of 16
-/// bytes, so comparing bytes compares the strings the SDK compares.
+/// is the raw JSON of `b`.
 pub(crate) fn check_binding(
     key: &Key,
     bind: Option<&str>,
     raw_tag: Option<&str>,
 ) -> Result<(), SealedStateError> {
-    let key = &key.mac;
-    match (bind, raw_tag) {
+    check_tag(bind.map(|v| bind_mac(&key.mac, v)), raw_tag, Reason::Bind)
+}
+
+/// A tag (`b` or `q`) is in the token exactly when the caller gives a value,
+/// and is the first 16 bytes of that value's MAC (`expected`). A tag is a
+/// string of the canonical spelling of 16 bytes, so comparing bytes compares
+/// the strings the SDK compares.
+fn check_tag(
+    expected: Option<HmacSha256>,
+    raw_tag: Option<&str>,
+    reason: Reason,
+) -> Result<(), SealedStateError> {
+    match (expected, raw_tag) {
         (None, None) => Ok(()),
-        (Some(value), Some(raw_tag)) => {
+        (Some(mac), Some(raw_tag)) => {
             let tag = envelope::string_value(raw_tag)
                 .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(t.as_bytes()))
-                .ok_or(Reason::Bind)?;
-            bind_mac(key, value)
-                .verify_truncated_left(&tag)
-                .map_err(|_| Reason::Bind.into())
+                .ok_or(reason)?;
+            mac.verify_truncated_left(&tag).map_err(|_| reason.into())
         }
-        _ => Err(Reason::Bind.into()),
+        _ => Err(reason.into()),
     }
 }
 

@@ -275,3 +275,64 @@ fn a_request_with_no_form_is_request_before_the_token_is_read() {
         assert_ne!(open(&c, token, "1"), Err(Reason::Request), "{token:?}");
     }
 }
+
+/// The figures of js/bench/RESULTS.md ("Oversized requests"), not a check
+/// (no timed assertion): opening a requestState token with a request at the
+/// default 64 KiB bound, and with a 16 MiB one, as JSON text and as a
+/// `serde_json::Value`. Wall time, best of 15 rounds (the machine is shared):
+/// `cargo test --release --features serde --test request_canonical -- --ignored --nocapture request_bound_figures`
+#[cfg(feature = "serde")]
+#[test]
+#[ignore]
+fn request_bound_figures() {
+    use std::time::Instant;
+    let item = |n: usize| {
+        format!("{{\"id\":{n},\"name\":\"item {n}\",\"on\":true,\"tags\":[\"a\",\"b\"]}}")
+    };
+    let request_of = |bytes: usize| {
+        let mut text = String::from("{\"items\":[");
+        let mut n = 0;
+        while text.len() + item(n).len() + 2 <= bytes {
+            if n > 0 {
+                text.push(',');
+            }
+            text.push_str(&item(n));
+            n += 1;
+        }
+        text.push_str("]}");
+        text
+    };
+    let c = codec();
+    let at_limit = request_of(mcp_sealed_state::DEFAULT_MAX_REQUEST_BYTES);
+    let over = request_of(16 << 20);
+    assert_eq!(canonicalize(&at_limit).unwrap(), at_limit);
+    let token = seal(&c, &at_limit).unwrap();
+    let best = |f: &dyn Fn()| {
+        (0..15)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let json_at = best(&|| assert_eq!(open(&c, &token, &at_limit), Ok(())));
+    let json_over = best(&|| assert_eq!(open(&c, &token, &over), Err(Reason::Request)));
+    let (value_at, value_over): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&at_limit).unwrap(),
+        serde_json::from_str(&over).unwrap(),
+    );
+    let open_value = |v: &serde_json::Value| {
+        let with = OpenWith::request_state("move").request(Request::Value(v));
+        c.open(&token, &with).map(|_| ()).map_err(|e| e.reason())
+    };
+    let value_at_ms = best(&|| assert_eq!(open_value(&value_at), Ok(())));
+    let value_over_ms = best(&|| assert_eq!(open_value(&value_over), Err(Reason::Request)));
+    println!(
+        "request bound, Rust: at limit {} B, over {} B; Request::Json {json_at:.3} ms at, {json_over:.3} ms over, ratio {:.2}; Request::Value {value_at_ms:.3} ms at, {value_over_ms:.3} ms over, ratio {:.2}",
+        at_limit.len(),
+        over.len(),
+        json_over / json_at,
+        value_over_ms / value_at_ms
+    );
+}
