@@ -375,7 +375,7 @@ fn key_and_secret_file_paths_are_never_printed() {
         let out = run(Some(KEY), &args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = stderr(&out);
-        assert!(err.contains("cannot open the "), "{err}");
+        assert!(err.contains("cannot read the "), "{err}");
         assert_not_printed(&out, pasted);
     }
     // A directory by that name: opened, then unreadable.

@@ -77,7 +77,7 @@ pub const MAX_FILE_BYTES: usize = crate::stdin::MAX_PAYLOAD_BYTES + crate::stdin
 /// already be exposed).
 pub fn read_private_file(path: &Path, which: PrivateFile) -> Result<Vec<u8>, String> {
     let what = which.name();
-    let file = File::open(path).map_err(|e| format!("cannot open {what}: {e}"))?;
+    let file = File::open(path).map_err(|e| format!("cannot read {what}: {e}"))?;
     // The mode of the file opened (after any symlink), not of the path.
     let metadata = file
         .metadata()
