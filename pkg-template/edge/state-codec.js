@@ -213,6 +213,8 @@ export class StateCodec {
     // A copy: the caller may change or zero its key after this (the drop-in does).
     const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
     keys.reduce((at, k) => (all.set(k, at), at + k.length), 0);
+    // The UTF-8 of a string key is this constructor's own copy (a caller's bytes are not).
+    list.forEach((k, i) => typeof k === "string" && keys[i].fill(0));
     try {
       this.#entry = codecFor({ keys: all, lengths, ttl, leeway, maxTokenBytes, production });
       if (this.#entry.args.keys !== all) all.fill(0); // a shared codec keeps the copy it was built from
