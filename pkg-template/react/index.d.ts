@@ -1,7 +1,7 @@
 // mcp-sealed-state/react: useViewState and useSealedToken (React and
 // @modelcontextprotocol/ext-apps are optional peer dependencies).
 import type { App } from "@modelcontextprotocol/ext-apps";
-import type { TokenKeeper, TokenSource, ViewState, ViewStateStoreName, ViewStateValue } from "mcp-sealed-state/app";
+import type { HostModel, TokenKeeper, TokenSource, TokenStatus, ViewState, ViewStateStoreName, ViewStateValue } from "mcp-sealed-state/app";
 
 /** 300 ms. */
 export declare const DEFAULT_DEBOUNCE_MS: number;
@@ -9,6 +9,8 @@ export declare const DEFAULT_DEBOUNCE_MS: number;
 export interface ViewStateStatus {
   /** Where saves go ("host" | "openai" | "local" | "memory"); null until the store is decided. */
   readonly store: ViewStateStoreName | null;
+  /** How the View reached its Host; null until the store is decided. */
+  readonly hostModel: HostModel | null;
   /** "local" when saves to "openai" are also written to localStorage, else null. */
   readonly writeThrough: "local" | null;
   /** The store the restored state came from, or null. */
@@ -41,10 +43,19 @@ export interface SealedToken {
   /** Where the token came from, or null. */
   readonly source: TokenSource | null;
   readonly expired: boolean;
+  /** "waiting" | "ready" | "expired" | "none" ("none": no token came: start over). */
+  readonly status: TokenStatus;
   adopt(result: unknown): string | null;
   offer(token: unknown): string | null;
   reset(): void;
 }
 
 /** The freshest sealed token of the View's tool results (the one the server sealed last, by arrival: see keepFreshestToken), and the "expired, start over" flag. */
-export declare function useSealedToken(appOrKeeper: App | TokenKeeper | null | undefined, options?: { initial?: string | null | undefined }): SealedToken;
+export declare function useSealedToken(
+  appOrKeeper: App | TokenKeeper | null | undefined,
+  options?: {
+    initial?: string | null | undefined;
+    /** As keepFreshestToken's: the token kept in the app's view state and restored from it (an App only; a keeper has its own). */
+    persist?: boolean | string | undefined;
+  },
+): SealedToken;

@@ -20,9 +20,11 @@ import { onViewState, viewStateOf } from "../app/tracking.js";
 /** Default debounce of useViewState saves (ms): a burst of updates sends one ui/set-view-state. */
 export const DEFAULT_DEBOUNCE_MS = 300;
 
-// The ViewState of `app` once its store is decided (`ready`), else null.
+// The ViewState of `app` once `ready`, else null, and a count of its changes
+// after `ready` (a "local" store decided by a later tool result).
 function useResolvedViewState(app) {
   const [viewState, setViewState] = useState(null);
+  const [changes, setChanges] = useState(0);
   useEffect(() => {
     if (!app) {
       setViewState(null);
@@ -30,15 +32,22 @@ function useResolvedViewState(app) {
     }
     let live = true;
     let latest = null;
+    let unsubscribe = () => {};
     const use = (vs) => {
       latest = vs;
       // A later connect's ViewState wins over an earlier one that settles late.
-      vs.ready.then(() => live && latest === vs && setViewState(vs));
+      vs.ready.then(() => {
+        if (!live || latest !== vs) return;
+        unsubscribe();
+        unsubscribe = vs.subscribe(() => live && latest === vs && setChanges((n) => n + 1));
+        setViewState(vs);
+      });
     };
     if (app instanceof ViewState) {
       use(app);
       return () => {
         live = false;
+        unsubscribe();
       };
     }
     const off = onViewState(app, (vs) => live && use(vs));
@@ -46,9 +55,10 @@ function useResolvedViewState(app) {
     return () => {
       live = false;
       off();
+      unsubscribe();
     };
   }, [app]);
-  return viewState;
+  return [viewState, changes];
 }
 
 /**
@@ -68,7 +78,7 @@ function useResolvedViewState(app) {
  * by the next good one).
  */
 export function useViewState(app, initial = null, { debounceMs = DEFAULT_DEBOUNCE_MS } = {}) {
-  const viewState = useResolvedViewState(app);
+  const [viewState, changes] = useResolvedViewState(app);
   const [state, setState] = useState(initial);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState(null);
@@ -111,16 +121,17 @@ export function useViewState(app, initial = null, { debounceMs = DEFAULT_DEBOUNC
     timer.current = setTimeout(flush, debounceMs);
   }, [flush, debounceMs]);
 
-  // The restored state replaces `initial` unless the View changed it first.
+  // The restored state replaces `initial` unless the View changed it first;
+  // a store decided after `ready` restores the same way.
   useEffect(() => {
     if (!viewState) return;
     if (!touched.current && viewState.restored !== null) {
       latest.current = viewState.restored;
       setState(viewState.restored);
     } else if (dirty.current) {
-      schedule(); // updates made before the connection are saved now
+      schedule(); // updates made before the store was decided are saved now
     }
-  }, [viewState, schedule]);
+  }, [viewState, changes, schedule]);
 
   useEffect(() => {
     live.current = true;
@@ -143,6 +154,7 @@ export function useViewState(app, initial = null, { debounceMs = DEFAULT_DEBOUNC
 
   const status = {
     store: viewState?.store ?? null,
+    hostModel: viewState?.hostModel ?? null,
     writeThrough: viewState?.writeThrough ?? null,
     restoredFrom: viewState?.restoredFrom ?? null,
     offered: viewState?.offered ?? false,
@@ -165,11 +177,16 @@ export function useViewState(app, initial = null, { debounceMs = DEFAULT_DEBOUNC
  * arrived before the first render. `initial` (e.g. the restored token) is
  * offered once the hook listens.
  *
- * Returns { token, source, expired, adopt(result), offer(token), reset() }:
- * `source` is where the token came from ("_meta" | "toolResponseMetadata" |
- * "structuredContent" | "offer", or null).
+ * `persist` as for keepFreshestToken: the token kept in the app's view state
+ * and restored from it on the next render.
+ *
+ * Returns { token, source, expired, status, adopt(result), offer(token),
+ * reset() }: `source` is where the token came from ("_meta" |
+ * "toolResponseMetadata" | "structuredContent" | "viewState" | "offer", or
+ * null); `status` is "waiting" | "ready" | "expired" | "none" ("none": no
+ * token came, show "start over").
  */
-export function useSealedToken(source, { initial = null } = {}) {
+export function useSealedToken(source, { initial = null, persist = false } = {}) {
   const isKeeper = typeof source?.subscribe === "function" && typeof source?.adopt === "function";
   const [own, setOwn] = useState(null);
   useEffect(() => {
@@ -177,7 +194,7 @@ export function useSealedToken(source, { initial = null } = {}) {
       setOwn(null);
       return undefined;
     }
-    const keeper = keepFreshestToken(source, { initial });
+    const keeper = keepFreshestToken(source, { initial, persist });
     setOwn(keeper);
     return () => keeper.dispose();
     // `initial` is read once per source, as useState reads its initial value.
@@ -204,10 +221,16 @@ export function useSealedToken(source, { initial = null } = {}) {
     () => keeper?.source ?? null,
     () => null,
   );
+  const status = useSyncExternalStore(
+    subscribe,
+    () => keeper?.status ?? "waiting",
+    () => "waiting",
+  );
   return {
     token,
     source: from,
     expired,
+    status,
     adopt: useCallback((result) => keeper?.adopt(result) ?? null, [keeper]),
     offer: useCallback((t) => keeper?.offer(t) ?? null, [keeper]),
     reset: useCallback(() => keeper?.reset(), [keeper]),

@@ -21,10 +21,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { REPO_ROOT } from "../../js/lib/serve.mjs";
+import { REPO_ROOT, VIEW_HTML, startServer } from "../../js/lib/servers.mjs";
 import { CHROMIUM_ARGS, PACKED, keepOnLoopback } from "../../js/lib/chromium.mjs";
-import { VIEW_HTML, startServer } from "../../js/lib/miniflare.mjs";
-import { startMcpUseInspector } from "../lib/mcp-use-inspector.mjs";
+import { startMcpUseInspector } from "../../js/lib/mcp-use-inspector.mjs";
 
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
 const KEY = "mcp-use e2e key: at least thirty-two bytes long";
