@@ -2,7 +2,8 @@
 //! the secret part and request binding.
 //!
 //! Opening checks in the order of docs/format.md ("Opening: order and
-//! reasons"): shape and size (before any hashing), the MAC against every key
+//! reasons"): the request's canonical form (when one is given), shape and
+//! size (before any hashing), the MAC against every key
 //! in constant time, the body, expiry, binding, purpose and tool, the
 //! request, the secret. Each failure is a [`SealedStateError`] whose message
 //! is the one stable constant.
@@ -23,6 +24,7 @@ use crate::json;
 use crate::keys::{HmacSha256, Key, KeyError, Keys};
 use crate::payload::{self, Payload};
 use crate::purpose::Purpose;
+use crate::redacted::{self, RedactedList};
 use crate::secret;
 use crate::wire;
 
@@ -58,7 +60,7 @@ pub(crate) const REQUEST_LABEL: &[u8] = b"mcp-sealed-state/v1/request:";
 /// let codec = Codec::new(options)?;
 /// # Ok::<(), mcp_sealed_state::ConfigError>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct CodecOptions<K> {
     /// The keys, each at least [`MIN_KEY_BYTES`](crate::MIN_KEY_BYTES) long:
@@ -96,6 +98,24 @@ impl<K> Default for CodecOptions<K> {
             production: false,
             now: Clock::system(),
         }
+    }
+}
+
+/// The keys print as `<redacted>`, one per key.
+impl<K> core::fmt::Debug for CodecOptions<K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CodecOptions")
+            .field(
+                "keys",
+                &self.keys.as_ref().map(|keys| RedactedList(keys.len())),
+            )
+            .field("ttl_seconds", &self.ttl_seconds)
+            .field("leeway_seconds", &self.leeway_seconds)
+            .field("max_token_bytes", &self.max_token_bytes)
+            .field("max_request_bytes", &self.max_request_bytes)
+            .field("production", &self.production)
+            .field("now", &self.now)
+            .finish()
     }
 }
 
@@ -164,8 +184,9 @@ pub enum SealError {
     Request(JcsError),
     /// The request's canonical text is longer than `max_request_bytes`.
     RequestTooLarge {
-        /// The canonical text's length, in bytes (for a
-        /// [`Request::Canonical`] text, its own length).
+        /// Bytes of the canonical text written when it passed the bound
+        /// (canonicalizing stops there, so the whole may be longer); for a
+        /// [`Request::Canonical`] text, its own length.
         bytes: usize,
         /// The codec's `max_request_bytes`.
         max_bytes: usize,
@@ -194,7 +215,7 @@ impl core::fmt::Display for SealError {
             SealError::Request(e) => e.fmt(f),
             SealError::RequestTooLarge { bytes, max_bytes } => write!(
                 f,
-                "the request's canonical text is {bytes} bytes, over max_request_bytes ({max_bytes})"
+                "the request's canonical text is over max_request_bytes ({max_bytes}): at least {bytes} bytes"
             ),
             SealError::NotCarried => f.write_str(
                 "only a requestState token binds a request, and a raw token carries no secret",
@@ -272,7 +293,7 @@ impl<'a> MaybeStr<'a> for Option<&'a str> {
 ///
 /// let with = SealWith::view().bind("user-42").secret(r#"{"cursor":"c-17"}"#);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct SealWith<'a> {
     pub(crate) purpose: Purpose<&'a str>,
     pub(crate) bind: Option<&'a str>,
@@ -289,6 +310,18 @@ pub struct OpenWith<'a> {
     pub(crate) purpose: Purpose<&'a str>,
     pub(crate) bind: Option<&'a str>,
     pub(crate) request: Option<Request<'a>>,
+}
+
+/// The secret prints as `<redacted>`.
+impl core::fmt::Debug for SealWith<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SealWith")
+            .field("purpose", &self.purpose)
+            .field("bind", &self.bind)
+            .field("secret", &redacted::option(&self.secret))
+            .field("request", &self.request)
+            .finish()
+    }
 }
 
 impl<'a> SealWith<'a> {
@@ -401,13 +434,23 @@ impl Default for OpenWith<'_> {
 }
 
 /// An opened token: the payload, and the secret when the token has one.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `Debug` prints the secret as `<redacted>`.
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Opened {
     /// The payload, exactly the JSON text that was sealed.
     pub payload: Payload,
     /// The secret's JSON text, decrypted; `None` when the token carries none.
     pub secret: Option<String>,
+}
+
+impl core::fmt::Debug for Opened {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Opened")
+            .field("payload", &self.payload)
+            .field("secret", &redacted::option(&self.secret))
+            .finish()
+    }
 }
 
 impl Opened {
@@ -614,6 +657,11 @@ impl Codec {
             bytes,
             max_bytes: self.max_request_bytes,
         };
+        #[cfg(feature = "jcs")]
+        let bounded = |e| match e {
+            crate::jcs::Bounded::Jcs(e) => SealError::Request(e),
+            crate::jcs::Bounded::TooLarge(bytes) => too_large(bytes),
+        };
         let text = match request {
             Request::Canonical(text) => {
                 if text.len() > self.max_request_bytes {
@@ -625,18 +673,18 @@ impl Codec {
                 crate::jcs::check_text(text).map_err(SealError::Request)?;
                 Cow::Borrowed(text)
             }
+            // Canonicalized within the bound, so an oversized request stops
+            // there rather than being read to its end.
             #[cfg(feature = "jcs")]
-            Request::Json(text) => {
-                Cow::Owned(crate::jcs::canonicalize(text).map_err(SealError::Request)?)
-            }
+            Request::Json(text) => Cow::Owned(
+                crate::jcs::canonicalize_within(text, self.max_request_bytes).map_err(bounded)?,
+            ),
             #[cfg(feature = "serde")]
             Request::Value(value) => Cow::Owned(
-                crate::jcs::canonicalize(&value.to_string()).map_err(SealError::Request)?,
+                crate::jcs::canonicalize_value_within(value, self.max_request_bytes)
+                    .map_err(bounded)?,
             ),
         };
-        if text.len() > self.max_request_bytes {
-            return Err(too_large(text.len()));
-        }
         Ok(text)
     }
 
@@ -658,6 +706,13 @@ impl Codec {
             bind,
             request,
         } = *with;
+        // 0. A request with no canonical form within the bound can match no
+        // token: refused before the token is read, as the JS glue refuses it
+        // before calling in.
+        let request = match request {
+            Some(request) => Some(self.request_text(request).map_err(|_| Reason::Request)?),
+            None => None,
+        };
         let (key, body) = self.authenticate(token)?;
         // 3. body. Parsing the envelope validates all of it, payload included.
         let env = envelope::parse(&body).ok_or(Reason::Malformed)?;
@@ -683,7 +738,7 @@ impl Codec {
                     return Err(Reason::Purpose.into());
                 }
                 // 7. request: fail closed both ways, as for the bind tag.
-                self.check_request(&key.mac, request, claim.request)?;
+                check_request(&key.mac, request.as_deref(), claim.request)?;
                 (claim.payload, claim.secret)
             }
         };
@@ -698,31 +753,6 @@ impl Codec {
         let range = payload::range_in(&body, payload).ok_or(Reason::Malformed)?;
         let payload = Payload::new(body, range).ok_or(Reason::Malformed)?;
         Ok(Opened { payload, secret })
-    }
-
-    /// Step 7: a token sealed with a request opens only with the same
-    /// request (by its canonical form), and one sealed without opens only
-    /// without. `raw_q` is the raw JSON of `q`; a request with no canonical
-    /// form, or one over `max_request_bytes`, is refused.
-    fn check_request(
-        &self,
-        key: &HmacSha256,
-        request: Option<Request<'_>>,
-        raw_q: Option<&str>,
-    ) -> Result<(), SealedStateError> {
-        match (request, raw_q) {
-            (None, None) => Ok(()),
-            (Some(request), Some(raw_q)) => {
-                let q = envelope::string_value(raw_q)
-                    .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(t.as_bytes()))
-                    .ok_or(Reason::Request)?;
-                let canonical = self.request_text(request).map_err(|_| Reason::Request)?;
-                request_mac(key, &canonical)
-                    .verify_truncated_left(&q)
-                    .map_err(|_| Reason::Request.into())
-            }
-            _ => Err(Reason::Request.into()),
-        }
     }
 
     /// Steps 1 to 3 of opening, up to the body as text: shape and size
@@ -758,26 +788,49 @@ impl Codec {
     }
 }
 
+/// Step 7: a token sealed with a request opens only with the same request
+/// (`canonical`, its canonical form from step 0), and one sealed without
+/// opens only without. `raw_q` is the raw JSON of `q`.
+fn check_request(
+    key: &HmacSha256,
+    canonical: Option<&str>,
+    raw_q: Option<&str>,
+) -> Result<(), SealedStateError> {
+    check_tag(
+        canonical.map(|c| request_mac(key, c)),
+        raw_q,
+        Reason::Request,
+    )
+}
+
 /// Step 5: fail closed on configuration drift in both directions. `raw_tag`
-/// is the raw JSON of `b`: a tag is a string of the canonical spelling of 16
-/// bytes, so comparing bytes compares the strings the SDK compares.
+/// is the raw JSON of `b`.
 pub(crate) fn check_binding(
     key: &Key,
     bind: Option<&str>,
     raw_tag: Option<&str>,
 ) -> Result<(), SealedStateError> {
-    let key = &key.mac;
-    match (bind, raw_tag) {
+    check_tag(bind.map(|v| bind_mac(&key.mac, v)), raw_tag, Reason::Bind)
+}
+
+/// A tag (`b` or `q`) is in the token exactly when the caller gives a value,
+/// and is the first 16 bytes of that value's MAC (`expected`). A tag is a
+/// string of the canonical spelling of 16 bytes, so comparing bytes compares
+/// the strings the SDK compares.
+fn check_tag(
+    expected: Option<HmacSha256>,
+    raw_tag: Option<&str>,
+    reason: Reason,
+) -> Result<(), SealedStateError> {
+    match (expected, raw_tag) {
         (None, None) => Ok(()),
-        (Some(value), Some(raw_tag)) => {
+        (Some(mac), Some(raw_tag)) => {
             let tag = envelope::string_value(raw_tag)
                 .and_then(|t| wire::decode_exact::<BIND_TAG_BYTES>(t.as_bytes()))
-                .ok_or(Reason::Bind)?;
-            bind_mac(key, value)
-                .verify_truncated_left(&tag)
-                .map_err(|_| Reason::Bind.into())
+                .ok_or(reason)?;
+            mac.verify_truncated_left(&tag).map_err(|_| reason.into())
         }
-        _ => Err(Reason::Bind.into()),
+        _ => Err(reason.into()),
     }
 }
 

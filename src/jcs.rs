@@ -3,9 +3,10 @@
 //! names, no whitespace, strings escaped as `JSON.stringify` escapes them, and
 //! numbers written as ECMAScript's `Number.prototype.toString` writes them.
 //!
-//! It reads JSON text with the crate's scanner, so the same code serves the
-//! wasm build and native Rust. Request arguments are small and shallow, so
-//! the walk is recursive with a depth limit rather than iterative.
+//! It reads JSON text with the crate's scanner in one pass, writing the
+//! canonical text as it goes and stopping once that passes the caller's
+//! bound. Request arguments are small and shallow, so the walk is recursive
+//! with a depth limit rather than iterative.
 //!
 //! Text with no canonical form is refused, never mapped onto another text's
 //! form (which would let a token sealed for one request open for another):
@@ -117,112 +118,317 @@ fn hex4(bytes: &mut core::str::Bytes<'_>) -> Option<u32> {
 /// The canonical form of the JSON text `text`.
 #[cfg(feature = "jcs")]
 pub fn canonicalize(text: &str) -> Result<String, JcsError> {
-    if !json::is_valid(text) {
-        return Err(JcsError::NotJson);
-    }
-    check_text(text)?;
-    let mut out = String::new();
-    out.try_reserve(text.len()).map_err(|_| JcsError::NotJson)?;
-    write_value(text.trim_matches(is_ws), 0, &mut out)?;
-    Ok(out)
+    canonicalize_within(text, usize::MAX).map_err(|e| match e {
+        Bounded::Jcs(e) => e,
+        // Nothing is longer than usize::MAX; out of memory is unusable input.
+        Bounded::TooLarge(_) => JcsError::NotJson,
+    })
+}
+
+/// Why a request has no canonical form of at most the bound.
+#[cfg(feature = "jcs")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bounded {
+    /// It has no canonical form.
+    Jcs(JcsError),
+    /// Its canonical text passed the bound: this many bytes were written
+    /// when that was found, and no more of it was read.
+    TooLarge(usize),
 }
 
 #[cfg(feature = "jcs")]
-fn is_ws(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r')
-}
-
-/// Write one (validated, trimmed) value.
-#[cfg(feature = "jcs")]
-fn write_value(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError> {
-    match v.as_bytes().first() {
-        Some(b'{') => write_object(v, depth + 1, out),
-        Some(b'[') => write_array(v, depth + 1, out),
-        Some(b'"') => {
-            json::write_string(&json::unescape(v).ok_or(JcsError::NotJson)?, out);
-            Ok(())
-        }
-        Some(b't' | b'f' | b'n') => {
-            out.push_str(v);
-            Ok(())
-        }
-        Some(_) => write_number(v, out),
-        None => Err(JcsError::NotJson),
+impl From<JcsError> for Bounded {
+    fn from(e: JcsError) -> Self {
+        Bounded::Jcs(e)
     }
 }
 
+/// The canonical form of `text`, built in one pass over it and given up as
+/// soon as it is longer than `max` bytes: an oversized request costs about
+/// `max` bytes of work, not its own size. A text that breaks a rule
+/// ([`JcsError`] other than `NotJson`) is refused as `NotJson` when it is
+/// not JSON at all, as JSON text is judged first.
 #[cfg(feature = "jcs")]
-fn write_number(v: &str, out: &mut String) -> Result<(), JcsError> {
-    let n: f64 = v.parse().map_err(|_| JcsError::NotJson)?;
-    if !n.is_finite() {
-        return Err(JcsError::NumberOutOfRange);
-    }
-    out.push_str(ryu_js::Buffer::new().format_finite(n));
-    Ok(())
-}
-
-#[cfg(feature = "jcs")]
-fn write_object(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError> {
-    if depth > MAX_REQUEST_DEPTH {
-        return Err(JcsError::TooDeep);
-    }
-    let members = json::object_members(v).ok_or(JcsError::NotJson)?;
-    let mut named = Vec::new();
-    named
-        .try_reserve_exact(members.len())
-        .map_err(|_| JcsError::NotJson)?;
-    for m in members {
-        let name = json::unescape(m.key).ok_or(JcsError::NotJson)?;
-        named.push((name, m.value.trim_matches(is_ws)));
-    }
-    named.sort_unstable_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
-    if named.windows(2).any(|w| matches!(w, [a, b] if a.0 == b.0)) {
-        return Err(JcsError::DuplicateName);
-    }
-    out.push('{');
-    for (i, (name, value)) in named.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        json::write_string(name, out);
-        out.push(':');
-        write_value(value, depth, out)?;
-    }
-    out.push('}');
-    Ok(())
-}
-
-#[cfg(feature = "jcs")]
-fn write_array(v: &str, depth: usize, out: &mut String) -> Result<(), JcsError> {
-    if depth > MAX_REQUEST_DEPTH {
-        return Err(JcsError::TooDeep);
-    }
-    let b = v.as_bytes();
-    let skip = |mut i: usize| {
-        while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
-            i += 1;
-        }
-        i
+pub(crate) fn canonicalize_within(text: &str, max: usize) -> Result<String, Bounded> {
+    let mut w = Writer {
+        text,
+        out: String::new(),
+        max,
     };
-    out.push('[');
-    let mut i = skip(1);
-    if b.get(i) != Some(&b']') {
-        loop {
-            let end = json::value_end(b, i).ok_or(JcsError::NotJson)?;
-            write_value(v.get(i..end).ok_or(JcsError::NotJson)?, depth, out)?;
-            i = skip(end);
-            match b.get(i) {
-                Some(b',') => {
-                    out.push(',');
-                    i = skip(i + 1);
+    w.out
+        .try_reserve(text.len().min(max.saturating_add(1)))
+        .map_err(|_| Bounded::TooLarge(0))?;
+    let b = text.as_bytes();
+    let result =
+        w.value(json::skip_ws(b, 0), 0)
+            .and_then(|end| match json::skip_ws(b, end) == b.len() {
+                true => Ok(()),
+                false => Err(JcsError::NotJson.into()),
+            });
+    match result {
+        Ok(()) => Ok(w.out),
+        // A rule broken before the text ends: only if the text is JSON.
+        Err(Bounded::Jcs(e)) if e != JcsError::NotJson && !json::is_valid(text) => {
+            Err(JcsError::NotJson.into())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The canonical form of a `serde_json` value, within `max` bytes, written
+/// from the value itself (no JSON text of it is made first).
+#[cfg(feature = "serde")]
+pub(crate) fn canonicalize_value_within(
+    value: &serde_json::Value,
+    max: usize,
+) -> Result<String, Bounded> {
+    let mut w = Writer {
+        text: "",
+        out: String::new(),
+        max,
+    };
+    w.json_value(value, 0)?;
+    Ok(w.out)
+}
+
+/// The canonical text being written, and its bound.
+#[cfg(feature = "jcs")]
+struct Writer<'t> {
+    text: &'t str,
+    out: String,
+    max: usize,
+}
+
+#[cfg(feature = "jcs")]
+impl Writer<'_> {
+    /// After each write: stop once the text is past the bound.
+    fn bounded(&self) -> Result<(), Bounded> {
+        match self.out.len() > self.max {
+            true => Err(Bounded::TooLarge(self.out.len())),
+            false => Ok(()),
+        }
+    }
+
+    fn push(&mut self, s: &str) -> Result<(), Bounded> {
+        self.out
+            .try_reserve(s.len())
+            .map_err(|_| Bounded::TooLarge(self.out.len()))?;
+        self.out.push_str(s);
+        self.bounded()
+    }
+
+    fn string(&mut self, s: &str) -> Result<(), Bounded> {
+        self.out
+            .try_reserve(s.len().saturating_add(2))
+            .map_err(|_| Bounded::TooLarge(self.out.len()))?;
+        json::write_string(s, &mut self.out);
+        self.bounded()
+    }
+
+    fn number(&mut self, n: f64) -> Result<(), Bounded> {
+        if !n.is_finite() {
+            return Err(JcsError::NumberOutOfRange.into());
+        }
+        self.push(ryu_js::Buffer::new().format_finite(n))
+    }
+
+    /// One value at `i` (its first byte), `depth` containers deep; the
+    /// index after it.
+    fn value(&mut self, i: usize, depth: usize) -> Result<usize, Bounded> {
+        let b = self.text.as_bytes();
+        let not_json = Bounded::Jcs(JcsError::NotJson);
+        match b.get(i) {
+            Some(b'{') => self.object(i, depth + 1),
+            Some(b'[') => self.array(i, depth + 1),
+            Some(b'"') => {
+                let (end, s) = self.string_at(i)?;
+                self.string(&s)?;
+                Ok(end)
+            }
+            Some(&c @ (b't' | b'f' | b'n')) => {
+                let lit: &str = match c {
+                    b't' => "true",
+                    b'f' => "false",
+                    _ => "null",
+                };
+                let end = json::literal_end(b, i, lit.as_bytes()).ok_or(not_json)?;
+                self.push(lit)?;
+                Ok(end)
+            }
+            Some(_) => {
+                let end = json::number_end(b, i).ok_or(not_json)?;
+                let n: f64 = self
+                    .text
+                    .get(i..end)
+                    .and_then(|t| t.parse().ok())
+                    .ok_or(not_json)?;
+                self.number(n)?;
+                Ok(end)
+            }
+            None => Err(not_json),
+        }
+    }
+
+    /// The string literal at `i`: the index after it and its value. A lone
+    /// surrogate escape has no form.
+    fn string_at(&self, i: usize) -> Result<(usize, String), Bounded> {
+        let not_json = Bounded::Jcs(JcsError::NotJson);
+        let end = json::string_end(self.text.as_bytes(), i).ok_or(not_json)?;
+        let literal = self.text.get(i..end).ok_or(not_json)?;
+        check_string(&mut literal.get(1..).ok_or(not_json)?.bytes())?;
+        Ok((end, json::unescape(literal).ok_or(not_json)?))
+    }
+
+    fn array(&mut self, i: usize, depth: usize) -> Result<usize, Bounded> {
+        if depth > MAX_REQUEST_DEPTH {
+            return Err(JcsError::TooDeep.into());
+        }
+        let b = self.text.as_bytes();
+        self.push("[")?;
+        let mut i = json::skip_ws(b, i + 1);
+        if b.get(i) != Some(&b']') {
+            loop {
+                i = json::skip_ws(b, self.value(i, depth)?);
+                match b.get(i) {
+                    Some(b',') => {
+                        self.push(",")?;
+                        i = json::skip_ws(b, i + 1);
+                    }
+                    Some(b']') => break,
+                    _ => return Err(JcsError::NotJson.into()),
                 }
-                Some(b']') => break,
-                _ => return Err(JcsError::NotJson),
+            }
+        }
+        self.push("]")?;
+        Ok(i + 1)
+    }
+
+    /// Members are written as they come, then put in order in place when
+    /// they came out of it (RFC 8785's order: UTF-16 code units of the names).
+    fn object(&mut self, i: usize, depth: usize) -> Result<usize, Bounded> {
+        if depth > MAX_REQUEST_DEPTH {
+            return Err(JcsError::TooDeep.into());
+        }
+        let b = self.text.as_bytes();
+        let not_json = Bounded::Jcs(JcsError::NotJson);
+        self.push("{")?;
+        let start = self.out.len();
+        // Each member's name and where its `"name":value` text is in `out`.
+        let mut members: Vec<(String, core::ops::Range<usize>)> = Vec::new();
+        let mut i = json::skip_ws(b, i + 1);
+        if b.get(i) != Some(&b'}') {
+            loop {
+                let (end, name) = self.string_at(i)?;
+                i = json::skip_ws(b, end);
+                if b.get(i) != Some(&b':') {
+                    return Err(not_json);
+                }
+                if !members.is_empty() {
+                    self.push(",")?;
+                }
+                let from = self.out.len();
+                self.string(&name)?;
+                self.push(":")?;
+                i = json::skip_ws(b, self.value(json::skip_ws(b, i + 1), depth)?);
+                members
+                    .try_reserve(1)
+                    .map_err(|_| Bounded::TooLarge(self.out.len()))?;
+                members.push((name, from..self.out.len()));
+                match b.get(i) {
+                    Some(b',') => i = json::skip_ws(b, i + 1),
+                    Some(b'}') => break,
+                    _ => return Err(not_json),
+                }
+            }
+        }
+        self.order_members(start, &mut members)?;
+        self.push("}")?;
+        Ok(i + 1)
+    }
+
+    /// Put the members written from `start` (commas between them) in RFC
+    /// 8785's order; a repeated name has no form. Text already in order, as
+    /// a canonical request is, is left as written.
+    fn order_members(
+        &mut self,
+        start: usize,
+        members: &mut [(String, core::ops::Range<usize>)],
+    ) -> Result<(), Bounded> {
+        let utf16 = |a: &str, b: &str| a.encode_utf16().cmp(b.encode_utf16());
+        if members
+            .windows(2)
+            .all(|w| matches!(w, [a, b] if utf16(&a.0, &b.0).is_lt()))
+        {
+            return Ok(());
+        }
+        members.sort_unstable_by(|a, b| utf16(&a.0, &b.0));
+        if members
+            .windows(2)
+            .any(|w| matches!(w, [a, b] if a.0 == b.0))
+        {
+            return Err(JcsError::DuplicateName.into());
+        }
+        let mut ordered = String::new();
+        ordered
+            .try_reserve(self.out.len() - start)
+            .map_err(|_| Bounded::TooLarge(self.out.len()))?;
+        for (n, (_, range)) in members.iter().enumerate() {
+            if n > 0 {
+                ordered.push(',');
+            }
+            ordered.push_str(self.out.get(range.clone()).unwrap_or_default());
+        }
+        self.out.truncate(start);
+        self.push(&ordered)
+    }
+
+    /// A `serde_json` value: its strings are Rust strings (no lone
+    /// surrogate) and its objects have each name once.
+    #[cfg(feature = "serde")]
+    fn json_value(&mut self, v: &serde_json::Value, depth: usize) -> Result<(), Bounded> {
+        use serde_json::Value;
+        match v {
+            Value::Null => self.push("null"),
+            Value::Bool(true) => self.push("true"),
+            Value::Bool(false) => self.push("false"),
+            Value::Number(n) => self.number(n.as_f64().unwrap_or(f64::INFINITY)),
+            Value::String(s) => self.string(s),
+            Value::Array(items) => {
+                if depth + 1 > MAX_REQUEST_DEPTH {
+                    return Err(JcsError::TooDeep.into());
+                }
+                self.push("[")?;
+                for (n, item) in items.iter().enumerate() {
+                    if n > 0 {
+                        self.push(",")?;
+                    }
+                    self.json_value(item, depth + 1)?;
+                }
+                self.push("]")
+            }
+            Value::Object(map) => {
+                if depth + 1 > MAX_REQUEST_DEPTH {
+                    return Err(JcsError::TooDeep.into());
+                }
+                let mut names: Vec<&String> = Vec::new();
+                names
+                    .try_reserve_exact(map.len())
+                    .map_err(|_| Bounded::TooLarge(self.out.len()))?;
+                names.extend(map.keys());
+                names.sort_unstable_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+                self.push("{")?;
+                for (n, name) in names.into_iter().enumerate() {
+                    if n > 0 {
+                        self.push(",")?;
+                    }
+                    self.string(name)?;
+                    self.push(":")?;
+                    self.json_value(map.get(name).unwrap_or(&Value::Null), depth + 1)?;
+                }
+                self.push("}")
             }
         }
     }
-    out.push(']');
-    Ok(())
 }
 
 #[cfg(all(test, feature = "jcs"))]

@@ -30,7 +30,7 @@ fn try_push<T>(v: &mut Vec<T>, x: T) -> Option<()> {
 
 /// Index of the first byte at or after `i` that is not JSON whitespace.
 #[inline]
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
         i += 1;
     }
@@ -39,7 +39,7 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 
 /// End (exclusive) of the string literal starting at `i` (which must be `"`).
 #[inline]
-fn string_end(b: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn string_end(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
     }
@@ -139,7 +139,7 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 
 /// End of the number starting at `i`: `-? (0 | [1-9][0-9]*) frac? exp?`.
 #[inline]
-fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
+pub(crate) fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
     if b.get(i) == Some(&b'-') {
         i += 1;
     }
@@ -173,7 +173,7 @@ fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
 }
 
 #[inline]
-fn literal_end(b: &[u8], i: usize, lit: &[u8]) -> Option<usize> {
+pub(crate) fn literal_end(b: &[u8], i: usize, lit: &[u8]) -> Option<usize> {
     let end = i + lit.len();
     (b.get(i..end)? == lit).then_some(end)
 }

@@ -30,7 +30,9 @@ impl Key {
     }
 }
 
-/// Keys shorter than this are refused.
+/// Keys shorter than this are refused, counted as HMAC uses the key: the
+/// trailing zero bytes of a key of up to 64 bytes do not count (HMAC pads
+/// the key with zeros to 64 bytes, so they add nothing).
 pub const MIN_KEY_BYTES: usize = 32;
 
 /// Logged once per process when a codec runs on an ephemeral key.
@@ -51,6 +53,21 @@ pub enum KeyError {
         index: usize,
         /// Its length, in bytes.
         len: usize,
+    },
+    /// A key of at least [`MIN_KEY_BYTES`] whose last bytes are zero bytes,
+    /// fewer than [`MIN_KEY_BYTES`] before them: HMAC pads a key of up to 64
+    /// bytes with zeros, so it keys HMAC as that shorter key.
+    ZeroPadded {
+        /// Its place in the list, from 0.
+        index: usize,
+        /// Its length, in bytes.
+        len: usize,
+    },
+    /// A key of zero bytes only: no secret (one of up to 64 bytes keys HMAC
+    /// as the empty key).
+    AllZero {
+        /// Its place in the list, from 0.
+        index: usize,
     },
     /// No key, in production.
     Missing,
@@ -76,6 +93,18 @@ impl core::fmt::Display for KeyError {
             KeyError::TooShort { index, len } => write!(
                 f,
                 "key #{index} is {len} bytes; keys must be at least {MIN_KEY_BYTES} bytes"
+            ),
+            KeyError::ZeroPadded { index, len } => write!(
+                f,
+                "key #{index} is {len} bytes but ends in zero bytes, which HMAC ignores \
+                 (it pads a key of up to 64 bytes with zeros), leaving fewer than \
+                 {MIN_KEY_BYTES}; keys must be at least {MIN_KEY_BYTES} bytes before \
+                 trailing zero bytes"
+            ),
+            KeyError::AllZero { index } => write!(
+                f,
+                "key #{index} is all zero bytes, which is no secret (HMAC keys one of up \
+                 to 64 bytes as the empty key); use a random key"
             ),
             KeyError::Missing => f.write_str(
                 "no key configured, and production mode refuses the ephemeral development key",
@@ -141,12 +170,7 @@ impl Keys {
         let mut macs = Vec::with_capacity(keys.len());
         for (index, key) in keys.iter().enumerate() {
             let key = key.as_ref();
-            if key.len() < MIN_KEY_BYTES {
-                return Err(KeyError::TooShort {
-                    index,
-                    len: key.len(),
-                });
-            }
+            check_length(index, key)?;
             // A configuration slip (the old key pasted as the new one), refused
             // rather than silently verifying with one key twice. Compared as
             // HMAC keys them: `K` and `K || 00` MAC alike but derive different
@@ -212,6 +236,23 @@ impl Keys {
 /// SHA-256's block size: HMAC-SHA256 hashes a longer key, and pads a key
 /// with zero bytes to this length (RFC 2104, section 2).
 const HMAC_BLOCK_BYTES: usize = 64;
+
+/// The length rule: at least [`MIN_KEY_BYTES`], not all zero bytes, and, for
+/// a key HMAC pads rather than hashes, at least [`MIN_KEY_BYTES`] before its
+/// trailing zero bytes (which HMAC's padding makes no part of the key).
+fn check_length(index: usize, key: &[u8]) -> Result<(), KeyError> {
+    let len = key.len();
+    if len < MIN_KEY_BYTES {
+        return Err(KeyError::TooShort { index, len });
+    }
+    let Some(last) = key.iter().rposition(|&b| b != 0) else {
+        return Err(KeyError::AllZero { index });
+    };
+    if len <= HMAC_BLOCK_BYTES && last < MIN_KEY_BYTES - 1 {
+        return Err(KeyError::ZeroPadded { index, len });
+    }
+    Ok(())
+}
 
 /// Whether HMAC-SHA256 keys `a` and `b` alike: their blocks (a key over the
 /// block size replaced by its SHA-256, then zero-padded) are equal. Runs at
@@ -366,7 +407,7 @@ mod tests {
         };
         let (a, b) = (mac_of_x(), mac_of_x());
         assert_eq!(a, b);
-        let fixed = Keys::new(Some(&[[0u8; 32]]), false).unwrap();
+        let fixed = Keys::new(Some(&[[3u8; 32]]), false).unwrap();
         let c = fixed
             .sealing()
             .unwrap()

@@ -26,6 +26,8 @@ mod payload;
 mod purpose;
 mod reader;
 #[cfg(feature = "edge")]
+mod redacted;
+#[cfg(feature = "edge")]
 mod sdk_reading;
 #[cfg(feature = "edge")]
 mod secret;

@@ -97,28 +97,89 @@ impl From<SealError> for SealValueError {
 
 /// Why a token could not be opened as a `T`.
 ///
-/// The two cases mean different things and call for different answers:
+/// The cases mean different things and call for different answers:
 /// [`OpenError::Token`] is a token that is not genuine, expired, for another
 /// principal or another purpose (tell the client only
-/// [`crate::SEALED_STATE_INVALID_MESSAGE`]); [`OpenError::Payload`] is a
-/// genuine token, sealed with this key, whose payload (or secret) is not of
-/// the type asked for (a schema change between releases, or a token of
-/// another kind of state). These two are all there is (exhaustive on
-/// purpose, so a `match` needs no third arm).
+/// [`crate::SEALED_STATE_INVALID_MESSAGE`]); [`OpenError::Payload`] and
+/// [`OpenError::Secret`] are a genuine token, sealed with this key, whose
+/// payload or secret is not of the type asked for (a schema change between
+/// releases, or a token of another kind of state). These three are all there
+/// is (exhaustive on purpose, so a `match` needs no fallback arm).
 #[derive(Debug)]
 pub enum OpenError {
     /// The token failed to open; `Display` is the stable message.
     Token(SealedStateError),
-    /// The token is genuine, but its payload or secret does not deserialize.
+    /// The token is genuine, but its payload does not deserialize. serde's
+    /// message may quote the payload, which anyone holding the token can
+    /// read anyway (it is not encrypted).
     Payload(serde_json::Error),
+    /// The token is genuine, but its secret does not deserialize. The secret
+    /// is decrypted text, so this keeps only serde's category and position,
+    /// never a byte of it.
+    Secret(SecretMismatch),
 }
+
+/// Where a decrypted secret failed to deserialize: serde's category of the
+/// failure and its position, and nothing of the secret's text (serde's own
+/// message quotes it: `invalid type: string "sk-live-…"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecretMismatch {
+    category: serde_json::error::Category,
+    line: usize,
+    column: usize,
+}
+
+impl SecretMismatch {
+    fn new(e: &serde_json::Error) -> Self {
+        SecretMismatch {
+            category: e.classify(),
+            line: e.line(),
+            column: e.column(),
+        }
+    }
+
+    /// serde_json's category: `Data` for a value of another type or shape,
+    /// `Syntax` or `Eof` for text that is not JSON.
+    pub fn category(&self) -> serde_json::error::Category {
+        self.category
+    }
+
+    /// The line of the secret's JSON where it failed, from 1.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The column of the secret's JSON where it failed, from 1.
+    pub fn column(&self) -> usize {
+        self.column
+    }
+}
+
+impl core::fmt::Display for SecretMismatch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        use serde_json::error::Category;
+        let what = match self.category {
+            Category::Data => "a value of another type or shape",
+            Category::Syntax | Category::Eof => "not JSON of that type",
+            Category::Io => "unreadable",
+        };
+        write!(
+            f,
+            "the sealed secret is not of the expected type: {what} at line {}, column {} \
+             (its text is not shown)",
+            self.line, self.column
+        )
+    }
+}
+
+impl std::error::Error for SecretMismatch {}
 
 impl OpenError {
     /// The token failure, if this is one.
     pub fn token_error(&self) -> Option<&SealedStateError> {
         match self {
             OpenError::Token(e) => Some(e),
-            OpenError::Payload(_) => None,
+            OpenError::Payload(_) | OpenError::Secret(_) => None,
         }
     }
 }
@@ -130,6 +191,7 @@ impl core::fmt::Display for OpenError {
             OpenError::Payload(e) => {
                 write!(f, "the sealed payload is not of the expected type: {e}")
             }
+            OpenError::Secret(e) => e.fmt(f),
         }
     }
 }
@@ -139,6 +201,7 @@ impl std::error::Error for OpenError {
         match self {
             OpenError::Token(e) => Some(e),
             OpenError::Payload(e) => Some(e),
+            OpenError::Secret(e) => Some(e),
         }
     }
 }
@@ -158,14 +221,24 @@ pub struct Typed<'a> {
     codec: &'a Codec,
 }
 
-/// A token opened by [`Typed::open_with_secret`]: the payload and the secret.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A token opened by [`Typed::open_with_secret`]: the payload and the
+/// secret. `Debug` prints the secret as `<redacted>`.
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct OpenedValue<T, S> {
     /// The payload.
     pub payload: T,
     /// The secret; `None` when the token carries none.
     pub secret: Option<S>,
+}
+
+impl<T: core::fmt::Debug, S> core::fmt::Debug for OpenedValue<T, S> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("OpenedValue")
+            .field("payload", &self.payload)
+            .field("secret", &crate::redacted::option(&self.secret))
+            .finish()
+    }
 }
 
 impl Codec {
@@ -182,6 +255,11 @@ fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, SealValueError> {
 
 fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, OpenError> {
     serde_json::from_str(json).map_err(OpenError::Payload)
+}
+
+/// The secret into an `S`; its error keeps nothing of the text.
+fn secret_from_json<S: DeserializeOwned>(json: &str) -> Result<S, OpenError> {
+    serde_json::from_str(json).map_err(|e| OpenError::Secret(SecretMismatch::new(&e)))
 }
 
 impl Typed<'_> {
@@ -231,7 +309,7 @@ impl Typed<'_> {
         let opened = self.codec.open(token, with)?;
         Ok(OpenedValue {
             payload: from_json(opened.payload_json())?,
-            secret: opened.secret.as_deref().map(from_json).transpose()?,
+            secret: opened.secret.as_deref().map(secret_from_json).transpose()?,
         })
     }
 }

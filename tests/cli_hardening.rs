@@ -347,10 +347,118 @@ fn a_key_file_others_can_read_is_used_with_a_warning() {
         let err = stderr(&out);
         if warned {
             assert!(err.contains("warning"), "mode {mode:o}: {err}");
-            assert!(err.contains(path.to_str().unwrap()), "{err}");
+            assert!(err.contains("the key file (--key-file)"), "{err}");
+            assert!(!err.contains(path.to_str().unwrap()), "{err}");
             assert!(err.contains(&format!("mode {mode:04o}")), "{err}");
         } else {
             assert_eq!(err, "", "mode {mode:o}");
+        }
+    }
+}
+
+// ---- issue 40: what is given to --key-file and --secret-file ----
+
+/// A key pasted where a path belongs: no message shows it, whether the file
+/// is missing, unreadable, too large or not UTF-8.
+#[test]
+fn key_and_secret_file_paths_are_never_printed() {
+    let pasted = "s3cr3t-pasted-as-a-path-0123456789abcdef";
+    let token = Codec::new(CodecOptions::with_keys(vec![KEY.as_bytes().to_vec()]))
+        .unwrap()
+        .seal("1", &SealWith::view())
+        .unwrap();
+    for args in [
+        vec!["verify", "--key-file", pasted, &token],
+        vec!["seal", "--key-file", pasted, "1"],
+        vec!["seal", "--secret-file", pasted, "1"],
+    ] {
+        let out = run(Some(KEY), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains("cannot read the "), "{err}");
+        assert_not_printed(&out, pasted);
+    }
+    // A directory by that name: opened, then unreadable.
+    let dir = std::env::temp_dir().join(format!("{pasted}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir_arg = dir.to_str().unwrap();
+    let out = run(Some(KEY), &["seal", "--key-file", dir_arg, "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_not_printed(&out, pasted);
+    // A secret file that is not UTF-8, readable by others (the warning), and a
+    // key file whose key is refused: the messages name the option.
+    let not_utf8 = temp_file(&format!("{pasted}-secret"), b"\xff\xfe");
+    let path = not_utf8.to_str().unwrap();
+    let out = run(Some(KEY), &["seal", "--secret-file", path, "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("the secret file (--secret-file) is not UTF-8"));
+    assert_not_printed(&out, pasted);
+    let short = temp_file(&format!("{pasted}-key"), b"short");
+    let out = run(None, &["seal", "--key-file", short.to_str().unwrap(), "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("(from --key-file)"),
+        "{}",
+        stderr(&out)
+    );
+    assert_not_printed(&out, pasted);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A key or secret file is read as stdin is: up to its limit and no further,
+/// so `/dev/zero` fails at once with a clear error.
+#[cfg(unix)]
+#[test]
+fn key_and_secret_files_are_read_up_to_a_limit() {
+    for option in ["--key-file", "--secret-file"] {
+        let out = run(Some(KEY), &["seal", option, "/dev/zero", "1"]);
+        assert_eq!(out.status.code(), Some(2), "{option}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("holds more than 1048578 bytes"),
+            "{option}: {err}"
+        );
+        assert!(!err.contains("/dev/zero"), "{err}");
+    }
+    // At the limit a secret file is read (and sealed, if the token may hold it).
+    let mut secret = vec![b'"'];
+    secret.resize((1 << 20) - 1, b'a');
+    secret.push(b'"');
+    let at_limit = temp_file("secret-at-limit", &secret);
+    let out = run(
+        Some(KEY),
+        &["seal", "--secret-file", at_limit.to_str().unwrap(), "1"],
+    );
+    assert!(
+        !stderr(&out).contains("holds more than"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// The CLI takes the library's key rule (tests/vectors/key-length.json): a
+/// key file HMAC would shorten is refused, with the reason.
+#[test]
+fn a_key_file_is_measured_as_hmac_uses_it() {
+    for case in common::key_length_cases() {
+        let [key] = case.keys.as_slice() else {
+            continue;
+        };
+        let file = temp_file("key-length", key);
+        let out = run(None, &["seal", "--key-file", file.to_str().unwrap(), "1"]);
+        let err = stderr(&out);
+        match case.error.as_ref().map(|(kind, _)| kind.as_str()) {
+            None => assert_eq!(out.status.code(), Some(0), "{}: {err}", case.name),
+            Some(kind) => {
+                assert_eq!(out.status.code(), Some(2), "{}", case.name);
+                let says = match kind {
+                    "too-short" => "keys must be at least 32 bytes",
+                    "zero-padded" => "ends in zero bytes, which HMAC ignores",
+                    "all-zero" => "is all zero bytes",
+                    other => panic!("{other}"),
+                };
+                assert!(err.contains(says), "{}: {err}", case.name);
+            }
         }
     }
 }

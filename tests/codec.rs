@@ -232,6 +232,46 @@ fn an_empty_key_list_is_refused_never_the_ephemeral_key() {
         .is_ephemeral());
 }
 
+/// The key length rule as HMAC uses the key (tests/vectors/key-length.json):
+/// trailing zero bytes of a key of up to 64 bytes do not count, and an
+/// all-zero key is refused, so no codec runs on a key HMAC shortens.
+#[test]
+fn keys_are_measured_as_hmac_uses_them() {
+    use mcp_sealed_state::{ConfigError, KeyError};
+    let cases = common::key_length_cases();
+    assert!(cases.len() >= 10);
+    for case in cases {
+        let got = Codec::new(CodecOptions::with_keys(case.keys.clone())).map(|_| ());
+        let want = case.error.as_ref().map(|(kind, index)| {
+            let len = case.keys[*index].len();
+            match kind.as_str() {
+                "too-short" => KeyError::TooShort { index: *index, len },
+                "zero-padded" => KeyError::ZeroPadded { index: *index, len },
+                "all-zero" => KeyError::AllZero { index: *index },
+                other => panic!("{other}"),
+            }
+        });
+        assert_eq!(
+            got,
+            want.map_or(Ok(()), |e| Err(ConfigError::Key(e))),
+            "{}",
+            case.name
+        );
+    }
+    // Why: HMAC keyed with "k" and 31 zero bytes is HMAC keyed with "k".
+    let mut padded = b"k".to_vec();
+    padded.resize(32, 0);
+    let err = Codec::new(CodecOptions::with_keys(vec![padded])).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("ends in zero bytes, which HMAC ignores"),
+        "{text}"
+    );
+    let err = Codec::new(CodecOptions::with_keys(vec![[0u8; 32]])).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("all zero bytes"), "{text}");
+}
+
 /// The request's canonical text is bounded by
 /// `max_request_bytes` before it is hashed: a seal error naming the limit,
 /// and `request` on open.

@@ -156,7 +156,7 @@ fn render() -> String {
         ),
     );
     line(
-        "Messages of a WasmCodec's configError by its low byte (src/bindings/protocol.rs); the key's index is above it, and {index} and {len} are the short key's.",
+        "Messages of a WasmCodec's configError by its low byte (src/bindings/protocol.rs); the key's index is above it, and {index} and {len} are that key's.",
         "CONFIG_ERRORS",
         format!("Object.freeze([{}])", config_errors().join(", ")),
     );
@@ -208,6 +208,13 @@ fn config_errors() -> Vec<String> {
         .to_string()
         .replace(&index.to_string(), "{index}")
         .replace(&format!("key #{len}"), "an earlier key");
+    let padded = KeyError::ZeroPadded { index, len }
+        .to_string()
+        .replace(&index.to_string(), "{index}")
+        .replace(&len.to_string(), "{len}");
+    let all_zero = KeyError::AllZero { index }
+        .to_string()
+        .replace(&index.to_string(), "{index}");
     let by_code = [
         (io::CONFIG_OK, "undefined".to_owned()),
         (io::CONFIG_KEY_TOO_SHORT, js(&short)),
@@ -220,6 +227,8 @@ fn config_errors() -> Vec<String> {
         (io::CONFIG_BAD_OPTIONS, js(io::BAD_OPTIONS_MESSAGE)),
         (io::CONFIG_KEY_DUPLICATE, js(&duplicate)),
         (io::CONFIG_KEY_EMPTY, js(io::KEY_EMPTY_MESSAGE)),
+        (io::CONFIG_KEY_ZERO_PADDED, js(&padded)),
+        (io::CONFIG_KEY_ALL_ZERO, js(&all_zero)),
     ];
     for (i, (code, _)) in by_code.iter().enumerate() {
         assert_eq!(usize::from(*code), i, "config codes are 0, 1, 2, ...");

@@ -469,3 +469,98 @@ fn a_typed_secret_and_request_round_trip() {
     let e = c.typed().open::<u8>(&rs, &changed).unwrap_err();
     assert_eq!(e.token_error().unwrap().reason().as_str(), "request");
 }
+
+/// A genuine token whose secret is not an `S` (a client can send another
+/// token of the same key on purpose): the error says so, and neither its
+/// `Display` nor its `Debug` holds a byte of the decrypted secret.
+#[test]
+fn a_secret_of_another_type_is_its_own_error_and_never_quoted() {
+    const SECRET: &str = "sk-live-4f9a0c2e7d1b";
+    let c = codec();
+    let secret_json = format!("{{\"apiKey\":\"{SECRET}\",\"n\":7}}");
+    for (name, with) in [
+        ("a string", serde_json::to_string(SECRET).unwrap()),
+        ("an object", secret_json.clone()),
+    ] {
+        let token = c
+            .seal(
+                r#"{"board":".........","turn":1}"#,
+                &SealWith::view().secret(with.as_str()),
+            )
+            .unwrap();
+        // The payload is a Game; the secret is asked for as a number.
+        let err = c
+            .typed()
+            .open_with_secret::<Game, u64>(&token, &OpenWith::view())
+            .unwrap_err();
+        let OpenError::Secret(mismatch) = &err else {
+            panic!("{name}: {err:?}");
+        };
+        assert_eq!(mismatch.category(), serde_json::error::Category::Data);
+        assert!(err.token_error().is_none());
+        for text in [err.to_string(), format!("{err:?}"), format!("{err:#?}")] {
+            assert!(!text.contains("sk-live"), "{name}: {text}");
+            assert!(!text.contains("apiKey"), "{name}: {text}");
+        }
+        assert!(
+            err.to_string()
+                .starts_with("the sealed secret is not of the expected type: "),
+            "{err}"
+        );
+        // Nor does the source chain.
+        let source = std::error::Error::source(&err).unwrap();
+        assert!(!source.to_string().contains("sk-live"));
+    }
+    // The payload failing comes first, and is a payload error.
+    let token = c
+        .seal("[1]", &SealWith::view().secret(secret_json.as_str()))
+        .unwrap();
+    let err = c
+        .typed()
+        .open_with_secret::<Game, u64>(&token, &OpenWith::view())
+        .unwrap_err();
+    assert!(matches!(err, OpenError::Payload(_)), "{err:?}");
+    assert!(!format!("{err} {err:?}").contains("sk-live"));
+}
+
+/// `Debug` of everything that holds a key or a decrypted secret prints it
+/// as `<redacted>`.
+#[test]
+fn debug_never_prints_a_key_or_a_secret() {
+    const SECRET: &str = "sk-live-4f9a0c2e7d1b";
+    let key: &[u8] = b"debug-redaction key: at least 32 bytes long";
+    let options = mcp_sealed_state::CodecOptions::with_keys(vec![key, &KEY2[..]]);
+    let text = format!("{options:?}");
+    assert!(!text.contains("debug-redaction"), "{text}");
+    assert!(
+        text.contains("keys: Some([<redacted>, <redacted>])"),
+        "{text}"
+    );
+    let byte_options = mcp_sealed_state::CodecOptions::with_keys(vec![[0x41u8; 32]]);
+    assert!(
+        !format!("{byte_options:?}").contains("65, 65"),
+        "{byte_options:?}"
+    );
+
+    let c = codec();
+    let secret = serde_json::to_string(SECRET).unwrap();
+    let with = SealWith::view().secret(secret.as_str());
+    assert!(!format!("{with:?}").contains("sk-live"), "{with:?}");
+    assert!(format!("{with:?}").contains("secret: Some(<redacted>)"));
+
+    let token = c.seal("1", &with).unwrap();
+    let opened = c.open(&token, &OpenWith::view()).unwrap();
+    assert_eq!(opened.secret.as_deref(), Some(secret.as_str()));
+    let text = format!("{opened:?} {opened:#?}");
+    assert!(!text.contains("sk-live"), "{text}");
+    assert!(text.contains("secret: Some(<redacted>)"), "{text}");
+
+    let value = c
+        .typed()
+        .open_with_secret::<u8, String>(&token, &OpenWith::view())
+        .unwrap();
+    assert_eq!(value.secret.as_deref(), Some(SECRET));
+    let text = format!("{value:?}");
+    assert!(!text.contains("sk-live"), "{text}");
+    assert_eq!(text, "OpenedValue { payload: 1, secret: Some(<redacted>) }");
+}

@@ -98,44 +98,71 @@ pub fn b64(bytes: &[u8]) -> String {
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
+/// Every `\u` escape of `s` (a valid JSON text): its index and its unit.
+fn unicode_escapes(s: &str) -> impl Iterator<Item = (usize, u32)> + '_ {
+    let b = s.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            if b[i] != b'\\' {
+                i += 1;
+                continue;
+            }
+            let at = i;
+            i += 2;
+            if b.get(at + 1) != Some(&b'u') {
+                continue;
+            }
+            let unit = b
+                .get(at + 2..at + 6)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u32::from_str_radix(h, 16).ok());
+            if let Some(unit) = unit {
+                i = at + 6;
+                return Some((at, unit));
+            }
+        }
+        None
+    })
+}
+
 /// Whether `s` has a `\u` escape of a surrogate that is not part of a
 /// high+low pair: JSON.parse accepts it, serde_json's string decoding does not.
 pub fn has_lone_surrogate_escape(s: &str) -> bool {
-    let b = s.as_bytes();
-    let hex = |i: usize| -> Option<u32> {
-        let h = b.get(i..i + 4)?;
-        u32::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
-    };
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'\\' {
-            i += 1;
-            continue;
+    let high = |u: &u32| (0xD800..0xDC00).contains(u);
+    let low = |u: &u32| (0xDC00..0xE000).contains(u);
+    let mut escapes = unicode_escapes(s).peekable();
+    while let Some((at, u)) = escapes.next() {
+        if low(&u) {
+            return true;
         }
-        if b.get(i + 1) != Some(&b'u') {
-            i += 2;
-            continue;
-        }
-        let Some(u) = hex(i + 2) else {
-            i += 2;
-            continue;
-        };
-        if (0xD800..0xDC00).contains(&u) {
-            let low = (b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u'))
-                .then(|| hex(i + 8))
-                .flatten();
-            if low.is_some_and(|l| (0xDC00..0xE000).contains(&l)) {
-                i += 12;
-                continue;
+        if high(&u) {
+            match escapes.peek() {
+                Some(&(next, l)) if next == at + 6 && low(&l) => {
+                    escapes.next();
+                }
+                _ => return true,
             }
-            return true;
         }
-        if (0xDC00..0xE000).contains(&u) {
-            return true;
-        }
-        i += 6;
     }
     false
+}
+
+/// `s` with every `\u` escape of a surrogate (paired or not) replaced by one
+/// of a private-use character (U+D800 + n to U+E000 + n), so serde_json reads
+/// a text it refuses for a lone surrogate: its numbers, names and depth are
+/// those of `s` (names that differ still differ, but for a literal U+E000 to
+/// U+E7FF spelled alike, which only makes more texts look broken).
+pub fn surrogates_to_private_use(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut copied = 0;
+    for (at, u) in unicode_escapes(s).filter(|(_, u)| (0xD800..0xE000).contains(u)) {
+        out.push_str(&s[copied..at]);
+        out.push_str(&format!("\\u{:04x}", 0xE000 + (u - 0xD800)));
+        copied = at + 6;
+    }
+    out.push_str(&s[copied..]);
+    out
 }
 
 /// True when `s` holds one of serde_json's private marker keys, which its

@@ -12,8 +12,12 @@
 //! the reference's text; whatever the reference refuses, or that breaks a
 //! rule, is refused, with the error of a rule it breaks; the form is a fixed
 //! point; and the codec agrees (a sealed request opens with its own text, a
-//! refused one is `SealWithError::Request` when sealing and reason `request`
-//! when opening).
+//! refused one is `SealError::Request` of the same error when sealing and
+//! reason `request` when opening, a garbage token included). A codec bounded
+//! at [`BOUND`] bytes seals exactly the forms that fit, refuses a longer one
+//! as `RequestTooLarge` (having written past the bound by at most one
+//! scalar), and otherwise refuses what the unbounded one refuses, with its
+//! error or as too large.
 #![no_main]
 
 mod common;
@@ -23,8 +27,10 @@ use std::fmt;
 
 use common::*;
 use libfuzzer_sys::fuzz_target;
-use mcp_sealed_state::jcs::{self, JcsError, MAX_REQUEST_DEPTH};
-use mcp_sealed_state::{OpenWith, Reason, SealWith, SealWithError};
+use mcp_sealed_state::internals::jcs::{self, MAX_REQUEST_DEPTH};
+use mcp_sealed_state::{
+    Clock, Codec, CodecOptions, JcsError, OpenWith, Reason, Request, SealError, SealWith,
+};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// A JSON value as serde_json reads it, repeated names and number text kept.
@@ -174,6 +180,12 @@ fuzz_target!(|data: &[u8]| {
             assert!(!lone, "serde_json read a lone surrogate: {text:?}");
             walk(&tree, 0, &mut broken);
         }
+        // The rest of what it breaks, read past its lone surrogates (one pass
+        // may meet a number out of range before them).
+        Err(_) if lone => match serde_json::from_str::<J>(&surrogates_to_private_use(text)) {
+            Ok(tree) => walk(&tree, 0, &mut broken),
+            Err(_) => broken.unread = true,
+        },
         Err(_) => broken.unread = true,
     }
     broken.lone_surrogate = lone;
@@ -203,30 +215,59 @@ fuzz_target!(|data: &[u8]| {
 
     // The codec: sealing says why, opening is `request`.
     let codec = codec(false);
-    let seal = |request: &str| {
-        let with = SealWith {
-            request: Some(request),
-            ..SealWith::default()
-        };
-        codec.seal_request_state_with("1", "t", with)
+    let seal = |codec: &Codec, request: &str| {
+        let with = SealWith::request_state("t").request(Request::Json(request));
+        codec.seal("1", &with)
     };
-    let open = |token: &str, request: &str| {
-        let with = OpenWith {
-            request: Some(request),
-            ..OpenWith::default()
-        };
-        codec.open_request_state_with(token, "t", with)
+    let open = |codec: &Codec, token: &str, request: &str| {
+        let with = OpenWith::request_state("t").request(Request::Json(request));
+        codec.open(token, &with)
     };
-    match ours {
+    match &ours {
         Ok(c) => {
-            let token = seal(text).expect("a request with a form seals");
-            assert!(open(&token, text).is_ok());
-            assert!(open(&token, &c).is_ok());
+            let token = seal(codec, text).expect("a request with a form seals");
+            assert!(open(codec, &token, text).is_ok());
+            assert!(open(codec, &token, c).is_ok());
         }
         Err(e) => {
-            assert_eq!(seal(text).unwrap_err(), SealWithError::Request(e));
-            let token = seal("0").expect("seals");
-            assert_eq!(open(&token, text).unwrap_err().reason(), Reason::Request);
+            assert_eq!(seal(codec, text).unwrap_err(), SealError::Request(*e));
+            let token = seal(codec, "0").expect("seals");
+            assert_eq!(
+                open(codec, &token, text).unwrap_err().reason(),
+                Reason::Request
+            );
+            // Step 0: refused before the token is read.
+            assert_eq!(
+                open(codec, "v1.x", text).unwrap_err().reason(),
+                Reason::Request
+            );
         }
     }
+
+    // Bounded: the form when it fits, else refused on the way.
+    let bounded = bounded_codec();
+    match (&ours, seal(bounded, text)) {
+        (Ok(c), Ok(_)) => assert!(c.len() <= BOUND),
+        (Ok(c), Err(SealError::RequestTooLarge { bytes, max_bytes })) => {
+            assert!(c.len() > BOUND, "{c:?}");
+            assert_eq!(max_bytes, BOUND);
+            assert!(bytes > BOUND && bytes <= c.len(), "{bytes} of {}", c.len());
+        }
+        (Err(e), Err(SealError::Request(b))) => assert_eq!(*e, b, "{text:?}"),
+        (Err(_), Err(SealError::RequestTooLarge { bytes, .. })) => assert!(bytes > BOUND),
+        (ours, bounded) => panic!("unbounded {ours:?}, bounded {bounded:?}: {text:?}"),
+    }
 });
+
+/// The request bound of [`bounded_codec`], in bytes: small, so texts pass it.
+const BOUND: usize = 48;
+
+fn bounded_codec() -> &'static Codec {
+    static CODEC: std::sync::OnceLock<Codec> = std::sync::OnceLock::new();
+    CODEC.get_or_init(|| {
+        let mut opts = CodecOptions::with_keys(KEYS.to_vec());
+        opts.max_request_bytes = BOUND;
+        opts.now = Clock::from_fn(|| NOW_MS);
+        Codec::new(opts).expect("codec")
+    })
+}

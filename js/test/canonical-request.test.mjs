@@ -168,3 +168,22 @@ test("maxRequestBytes counts the canonical text only: an undefined member costs 
     (e) => e instanceof RangeError && /maxRequestBytes/.test(e.message),
   );
 });
+
+// docs/format.md step 0, as in Rust: a request with no canonical form (or
+// over maxRequestBytes) is reason "request" whatever the token, garbage included.
+test("a request with no form is 'request' before the token is read", () => {
+  const codec = new StateCodec({ key: "canonical-request: at least thirty-two bytes", maxRequestBytes: 64 });
+  const expired = new StateCodec({ key: "canonical-request: at least thirty-two bytes", now: () => 0 }).sealRequestState(1, "t", { request: 1 });
+  for (const token of ["garbage", "", "v1.!!!.x", expired]) {
+    for (const request of [{ a: 1n }, { s: "\ud800" }, "x".repeat(63)]) {
+      assert.throws(
+        () => codec.openRequestState(token, "t", { request }),
+        (e) => e.reason === "request",
+      );
+    }
+    assert.throws(
+      () => codec.openRequestState(token, "t", { request: 1 }),
+      (e) => e.reason !== "request",
+    );
+  }
+});

@@ -53,3 +53,21 @@ test("a kept codec whose entry was evicted builds it again and still opens its t
   assert.deepEqual(kept.open(token), { n: 1 });
   assert.equal(builds, 1);
 });
+
+// SECURITY.md: the JS side zeroes its own temporary copy of the key, and no
+// JS string (which cannot be zeroed) holds key bytes. The cache's id held
+// them as text: a heap snapshot found the key there. The key stays bytes in
+// this test until the snapshot is taken, so only the package could have
+// made a string of it.
+test("no JS string holds the key bytes: the heap snapshot has none", async () => {
+  const { getHeapSnapshot } = await import("node:v8");
+  const letters = () => crypto.getRandomValues(new Uint8Array(48)).map((b) => 97 + (b % 26));
+  const key = letters();
+  const control = String.fromCharCode(...letters()); // a string, which the snapshot must show
+  const token = new StateCodec({ key: key.slice() }).seal({ n: 1 });
+  assert.deepEqual(new StateCodec({ key: key.slice() }).open(token), { n: 1 });
+  let snapshot = "";
+  for await (const chunk of getHeapSnapshot()) snapshot += chunk;
+  assert.ok(snapshot.includes(control), "the snapshot shows strings");
+  assert.equal(snapshot.includes(String.fromCharCode(...key)), false, "a string holds the key");
+});

@@ -289,8 +289,16 @@ describe("2. inputs as the SDK reads them: one row per input (SDK | ours | why t
     {
       input: "key: an array of 40 strings (a key-rotation list by mistake)",
       sdk: "Uint8Array.from: each string to a number, non-numeric ones to 0: a key of zeros, accepted",
-      ours: "the same, accepted with the same meaning; same tokens",
-      check: () => assertSameTokens({ key: Array.from({ length: 40 }, () => KEY) }, 0, 0),
+      ours: "read the same way, then refused: a RangeError, the key is all zero bytes",
+      why: "docs/format.md#keys: a key of zero bytes only is no secret (HMAC keys it as the empty key)",
+      check: () => {
+        const options = { key: Array.from({ length: 40 }, () => KEY) };
+        assert.doesNotThrow(() => sdk.createRequestStateCodec(options));
+        assert.throws(
+          () => ours.createRequestStateCodec(options),
+          (e) => e instanceof RangeError && /key #0 is all zero bytes/.test(e.message),
+        );
+      },
     },
     {
       input: "key: an array of 2 strings",

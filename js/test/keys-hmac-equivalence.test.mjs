@@ -6,6 +6,7 @@
 // decrypt; a key list holding such a pair is refused as a duplicate.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { importPackage } from "./support.mjs";
 
@@ -59,5 +60,34 @@ describe("a key list holds each HMAC key once", () => {
       () => plain.openWithSecret(token),
       (e) => e.reason === "mac",
     );
+  });
+});
+
+// The key length rule as HMAC uses the key, from the cases Rust's tests read
+// (tests/vectors/key-length.json): "k" and 31 zero bytes is HMAC's 1-byte
+// key "k", and new Uint8Array(32) the empty key; both were accepted.
+describe("keys are measured as HMAC uses them (tests/vectors/key-length.json)", () => {
+  const { cases } = JSON.parse(readFileSync(new URL("../../tests/vectors/key-length.json", import.meta.url), "utf8"));
+  const SAYS = {
+    "too-short": /keys must be at least 32 bytes$/,
+    "zero-padded": /ends in zero bytes, which HMAC ignores .* keys must be at least 32 bytes before trailing zero bytes$/,
+    "all-zero": /is all zero bytes, which is no secret .*; use a random key$/,
+  };
+  test("each case, as Rust decides it", () => {
+    assert.ok(cases.length >= 10);
+    for (const { name, keys, error } of cases) {
+      const key = keys.map((hex) => new Uint8Array(Buffer.from(hex, "hex")));
+      const build = () => new StateCodec({ key });
+      if (error === null) {
+        assert.doesNotThrow(build, name);
+        continue;
+      }
+      assert.throws(build, (e) => e instanceof RangeError && e.message.startsWith(`mcp-sealed-state: key #${error.index} `) && SAYS[error.kind].test(e.message), name);
+    }
+  });
+
+  test('a token MACed with "k" does not open on "k" and 31 zero bytes: no such codec is built', () => {
+    assert.throws(() => new StateCodec({ key: "k" + "\0".repeat(31) }), /key #0 is 32 bytes but ends in zero bytes/);
+    assert.throws(() => new StateCodec({ key: new Uint8Array(32) }), /key #0 is all zero bytes/);
   });
 });

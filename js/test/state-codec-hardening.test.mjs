@@ -5,6 +5,7 @@
 // failure is a clear error.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -347,4 +348,61 @@ test("key: null is no key: env.STATE_KEY is the key, in development and in produ
     const codec = new StateCodec({ key: null, env: { STATE_KEY: KEY, NODE_ENV }, now: () => T0 });
     assert.deepEqual(codec.open(token), PAYLOAD, NODE_ENV);
   }
+});
+
+// NODE_ENV read by one rule, for env.NODE_ENV and process.env alike (and by
+// rust-server): "production" or "prod", any ASCII case, JSON whitespace
+// around it. "Production" or " production" ran on the development key.
+const NODE_ENV_CASES = JSON.parse(readFileSync(new URL("../../tests/vectors/node-env.json", import.meta.url), "utf8")).cases;
+
+describe("NODE_ENV that reads as production fails closed (tests/vectors/node-env.json)", () => {
+  const NO_KEY = /no key configured, and production mode refuses the ephemeral development key/;
+  test("env.NODE_ENV", () => {
+    assert.ok(NODE_ENV_CASES.length >= 10);
+    for (const { value, production } of NODE_ENV_CASES) {
+      const build = () => new StateCodec({ env: { NODE_ENV: value } });
+      if (production) assert.throws(build, NO_KEY, JSON.stringify(value));
+      else assert.doesNotThrow(build, JSON.stringify(value));
+    }
+  });
+
+  test("process.env.NODE_ENV", async () => {
+    const r = await child(`
+      const { StateCodec } = await import(${JSON.stringify(nodeEntry)});
+      console.warn = () => {};
+      for (const { value } of ${JSON.stringify(NODE_ENV_CASES)}) {
+        process.env.NODE_ENV = value;
+        let production = false;
+        try { new StateCodec(); } catch (e) { production = /production mode/.test(e.message); }
+        console.log(JSON.stringify([value, production]));
+      }`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(
+      r.lines.map((l) => JSON.parse(l)),
+      NODE_ENV_CASES.map(({ value, production }) => [value, production]),
+    );
+  });
+});
+
+describe("env.STATE_KEY is taken as key takes it", () => {
+  const bytes = new TextEncoder().encode(KEY);
+  const sealed = at(T0).seal(PAYLOAD);
+  for (const [kind, key] of [
+    ["a Uint8Array", bytes],
+    ["an ArrayBuffer", bytes.slice().buffer],
+    ["a DataView", new DataView(bytes.slice().buffer)],
+    ["a list", [KEY]],
+  ]) {
+    test(kind, () => {
+      const codec = new StateCodec({ env: { STATE_KEY: key }, now: () => T0 });
+      assert.equal(codec.seal(PAYLOAD), sealed);
+    });
+  }
+
+  test("anything else is refused, named with its article", () => {
+    assert.throws(() => new StateCodec({ env: { STATE_KEY: 7 } }), /env\.STATE_KEY must be a string \(a Worker secret\), a Uint8Array or an ArrayBuffer, as key is, not a number$/);
+    assert.throws(() => new StateCodec({ env: { STATE_KEY: new Float64Array(4) } }), /not a Float64Array \(its elements are not bytes/);
+    assert.throws(() => new StateCodec({ key: KEY, now: new ArrayBuffer(1) }), /not an ArrayBuffer$/);
+    assert.throws(() => new StateCodec({ key: KEY, now: new Uint8Array(1) }), /not a Uint8Array$/);
+  });
 });

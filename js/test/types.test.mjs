@@ -18,7 +18,7 @@ import * as edge from "mcp-sealed-state/edge";
 import { adoptToken, backend, checkViewState, init, isSealedStateError, readTokenUnverified, secondsLeft, setViewStateRequest, viewStateBytes,
   viewStateSupport, ViewStateSaveQueue, VIEW_STATE_ERRORS, type TokenView } from "mcp-sealed-state/widget";
 
-const codec = new StateCodec({ key: ["k".repeat(32), new Uint8Array(32)], ttlSeconds: 60, now: () => 0 });
+const codec = new StateCodec({ key: ["k".repeat(32), new Uint8Array(32).fill(7)], ttlSeconds: 60, now: () => 0 });
 const token: string = codec.seal({ board: [0] }, { bind: "u" });
 const game: { board: number[] } = codec.open<{ board: number[] }>(token, { bind: "u" });
 const rs: string = codec.sealRequestState(game, "move");
@@ -39,7 +39,7 @@ const q = new ViewStateSaveQueue(async () => {}, { maxBytes: 65536 });
 void q.save({ a: 1 }); const last = q.lastSaved;
 const c2 = createRequestStateCodec<{ step: number }>({ key: "k".repeat(32), bind: (ctx) => String(ctx.user) });
 void c2.mint({ step: 1 }, { user: 1 }).then((s) => c2.verify(s, { user: 1 })).then((v) => v.step);
-const c3: RequestStateCodec<number> = createRequestStateCodec<number>({ key: new Uint8Array(32), ttlSeconds: 60, maxTokenBytes: 4096 });
+const c3: RequestStateCodec<number> = createRequestStateCodec<number>({ key: new Uint8Array(32).fill(7), ttlSeconds: 60, maxTokenBytes: 4096 });
 void c3.verify("v1.x.y", {}).catch((e: RequestStateCodecError) => { const m: "malformed" | "mac" | "expired" | "bind" = e.message; const r: typeof m = e.reason; });
 const same: typeof edge.StateCodec = StateCodec;
 const code: -32602 = VIEW_STATE_ERRORS.INVALID_PARAMS;

@@ -12,7 +12,9 @@
 // and built again, from its own copy of the keys, by the next call that needs
 // it. That copy lives as long as some StateCodec or the cache holds the entry,
 // as the caller's own configuration does: free() does not zero it, because
-// other codecs of the same keys share it.
+// other codecs of the same keys share it. No JS string ever holds key bytes
+// (a string cannot be zeroed): an entry is found by the options and a 64-bit
+// hash of the keys, and its own copy is compared byte for byte.
 //
 // The keyless codecs share the process's development key, drawn by the core
 // at their first call (never at construction: workerd refuses random values
@@ -23,7 +25,7 @@ import { WasmCodec, ephemeralWarningDue } from "../wasm/edge.js";
 
 /** Most WasmCodecs kept built. */
 export const LIMIT = 64;
-const cache = new Map(); // id -> entry, least recently used first
+const cache = new Map(); // id -> entry, least recently used first (ids: idOf)
 let newest = null; // the last entry used, which needs no move
 
 /** Error thrown with a refused configError: the glue words it. */
@@ -67,13 +69,38 @@ function touch(entry) {
   return entry;
 }
 
-// The keys (their lengths first, so two lists never spell the same id) and
-// every option the core reads; "" for the keyless ones (the development key).
+// Every option the core reads, the key lengths, and two 32-bit FNV-1a
+// hashes of the key bytes (of different offset bases): the id to look an
+// entry up by, which holds no key byte. "" for the keyless ones (the
+// development key).
 function idOf(args) {
-  let id = `${args.ttl}/${args.leeway}/${args.maxTokenBytes}/${args.production ? 1 : 0}/${args.lengths.join(",")}/`;
-  // One native call per 4 KiB of key bytes, not one per byte: this runs for every codec built per request.
-  for (let at = 0; at < args.keys.length; at += 4096) id += String.fromCharCode.apply(null, args.keys.subarray(at, at + 4096));
-  return id;
+  const keys = args.keys;
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < keys.length; i++) {
+    a = Math.imul(a ^ keys[i], 0x01000193);
+    b = Math.imul(b ^ keys[i], 0x01000193);
+  }
+  return `${args.ttl}/${args.leeway}/${args.maxTokenBytes}/${args.production ? 1 : 0}/${args.lengths.join(",")}/${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}`;
+}
+
+function sameBytes(x, y) {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+// The cached entry of `args` under `id` (keys compared byte for byte), or
+// undefined; a different key list under the same hashes is a miss, and
+// `freeId` is then an id of its own (they never share a codec).
+let freeId = "";
+function lookup(id, args) {
+  for (let n = 0; ; n++) {
+    freeId = n === 0 ? id : `${id}#${n}`;
+    const cached = cache.get(freeId);
+    if (cached === undefined) return undefined;
+    if (sameBytes(cached.args.keys, args.keys)) return cached;
+  }
 }
 
 /**
@@ -83,18 +110,18 @@ function idOf(args) {
  * keyless entry is built at its first call (live), not here.
  */
 export function codecFor(args) {
-  const id = idOf(args);
-  const cached = cache.get(id);
+  const cached = lookup(idOf(args), args);
   if (cached !== undefined) return touch(cached);
-  if (args.lengths.length === 0) return { id, args, wasm: null };
-  return insert({ id, args, wasm: build(args) });
+  if (args.lengths.length === 0) return { id: freeId, args, wasm: null };
+  return insert({ id: freeId, args, wasm: build(args) });
 }
 
 /** `entry`'s WasmCodec, or, once the cache evicted it, the entry that now holds one (built again if none does). */
 export function live(entry) {
   if (entry.wasm !== null) return entry === newest ? entry : touch(entry);
-  const cached = cache.get(entry.id);
+  const cached = lookup(idOf(entry.args), entry.args);
   if (cached !== undefined) return touch(cached);
+  entry.id = freeId;
   entry.wasm = build(entry.args);
   return insert(entry);
 }

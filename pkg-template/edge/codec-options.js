@@ -10,10 +10,13 @@ export function typeOf(v) {
   const t = typeof v;
   if (t === "object") {
     const name = Object.getPrototypeOf(v)?.constructor?.name;
-    return typeof name === "string" && name !== "" && name !== "Object" ? `a ${name}` : "an object";
+    return typeof name === "string" && name !== "" && name !== "Object" ? withArticle(name) : "an object";
   }
-  return t === "undefined" ? "undefined" : `a${/^[aeiou]/.test(t) ? "n" : ""} ${t}`;
+  return t === "undefined" ? "undefined" : withArticle(t);
 }
+
+// "an ArrayBuffer", "an Int8Array", "a Uint8Array" (a "you"), "an object", "a string".
+const withArticle = (word) => `a${/^[aeiouAEIO]/.test(word) ? "n" : ""} ${word}`;
 
 /**
  * Refuse `opts` unless it is undefined or an object whose own names are all

@@ -26,9 +26,10 @@ export interface CodecOptions {
   /** Bound of a request's RFC 8785 canonical UTF-8 text, checked while it is built (before any copy or hash); default 65536. Over it: a RangeError sealing, reason "request" opening. */
   maxRequestBytes?: number | null | undefined;
   /**
-   * Refuse to run without a key. Left out: `env.NODE_ENV === "production"`
-   * when `env` has NODE_ENV, else `process.env.NODE_ENV === "production"`
-   * where that can be read (a bundler's `define` included). Anything but a
+   * Refuse to run without a key. Left out: whether `env.NODE_ENV` (when
+   * `env` has NODE_ENV), else `process.env.NODE_ENV` where that can be read
+   * (a bundler's `define` included), reads as production: "production" or
+   * "prod" in any ASCII case, whitespace around it ignored. Anything but a
    * boolean is a TypeError.
    */
   production?: boolean | undefined;
@@ -38,7 +39,7 @@ export interface CodecOptions {
    * With production on and no STATE_KEY, the constructor throws a RangeError
    * that names the binding to set.
    */
-  env?: { readonly STATE_KEY?: string | undefined; readonly NODE_ENV?: string | undefined; readonly [binding: string]: unknown } | undefined;
+  env?: { readonly STATE_KEY?: Key | Key[] | ArrayBuffer | undefined; readonly NODE_ENV?: string | undefined; readonly [binding: string]: unknown } | undefined;
   /** Clock in milliseconds; default Date.now. */
   now?: (() => number) | undefined;
 }

@@ -30,13 +30,19 @@ const RAW_NO_REQUEST = "a raw token binds no request (sealRequestState binds one
 // ".", MAC, the envelope at least `{"p":` payload `,"exp":0}`.
 const minTokenChars = (chars) => TOKEN_PREFIX.length + Math.ceil(((chars + 14) * 4) / 3) + 1 + MAC_CHARS;
 
+// A NODE_ENV that reads as production ("production" or "prod", in any ASCII
+// case, with JSON whitespace around it) is production: a slip such as
+// "Production" fails closed (docs/server.md; tests/vectors/node-env.json).
+const PRODUCTION = /^[ \t\n\r]*(?:production|prod)[ \t\n\r]*$/i;
+const isProductionValue = (value) => typeof value === "string" && PRODUCTION.test(value);
+
 // NODE_ENV as bundlers' `define` spells it, so a bundle with
 // process.env.NODE_ENV replaced reads "production" too. No `process`
 // (browsers, workerd without nodejs_compat) or env access denied (Deno
 // without --allow-env): not production; pass `production` there.
 function isProduction() {
   try {
-    return process.env.NODE_ENV === "production";
+    return isProductionValue(process.env.NODE_ENV);
   } catch {
     return false;
   }
@@ -151,12 +157,15 @@ function envOf(env) {
   if (env === undefined) return undefined;
   if (env === null || typeof env !== "object") throw new TypeError(`mcp-sealed-state: env must be the Worker's bindings (an object), not ${typeOf(env)}`);
   const key = env[KEY_BINDING];
-  if (key !== undefined && typeof key !== "string" && !ArrayBuffer.isView(key)) throw new TypeError(`mcp-sealed-state: env.${KEY_BINDING} must be a string (a Worker secret), not ${typeOf(key)}`);
+  // What `key` takes (keyBytes judges the bytes): a Worker secret is a string.
+  if (key !== undefined && key !== null && typeof key !== "string" && !Array.isArray(key) && !ArrayBuffer.isView(key) && !(key instanceof ArrayBuffer)) {
+    throw new TypeError(`mcp-sealed-state: env.${KEY_BINDING} must be a string (a Worker secret), a Uint8Array or an ArrayBuffer, as key is, not ${typeOf(key)}`);
+  }
   return env;
 }
 
 function productionOf(production, env) {
-  if (production === undefined) return env?.NODE_ENV !== undefined ? env.NODE_ENV === "production" : isProduction();
+  if (production === undefined) return env?.NODE_ENV !== undefined ? isProductionValue(env.NODE_ENV) : isProduction();
   if (typeof production !== "boolean") throw new TypeError(`mcp-sealed-state: production must be true, false or undefined (undefined reads NODE_ENV), not ${typeOf(production)}`);
   return production;
 }
@@ -204,6 +213,8 @@ export class StateCodec {
     // A copy: the caller may change or zero its key after this (the drop-in does).
     const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
     keys.reduce((at, k) => (all.set(k, at), at + k.length), 0);
+    // The UTF-8 of a string key is this constructor's own copy (a caller's bytes are not).
+    list.forEach((k, i) => typeof k === "string" && keys[i].fill(0));
     try {
       this.#entry = codecFor({ keys: all, lengths, ttl, leeway, maxTokenBytes, production });
       if (this.#entry.args.keys !== all) all.fill(0); // a shared codec keeps the copy it was built from

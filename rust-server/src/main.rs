@@ -8,7 +8,7 @@
 //!
 //! The key comes from the environment only (`STATE_KEY`, at least 32 bytes, a
 //! string used as its UTF-8 bytes, as the JS package does). Unset: the dev
-//! ephemeral key with a warning, refused when `NODE_ENV=production`.
+//! ephemeral key with a warning, refused when `NODE_ENV` is `production` or `prod` (any case).
 // As in the crate: no panics outside tests (every argument and token is the client's).
 #![cfg_attr(
     not(test),
@@ -41,7 +41,7 @@ use crate::tools::{Shared, View};
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Key: STATE_KEY in the environment (never an argument); unset, a dev ephemeral key (refused when NODE_ENV=production)."
+    after_help = "Key: STATE_KEY in the environment (never an argument); unset, a dev ephemeral key (refused when NODE_ENV is production or prod, in any case)."
 )]
 struct Args {
     /// Port on 127.0.0.1; 0 takes any free port.
@@ -110,8 +110,16 @@ fn codec(ttl_seconds: i64) -> Result<Codec, String> {
         options.keys = Some(vec![key.into_bytes()]);
     }
     options.ttl_seconds = ttl_seconds;
-    options.production = std::env::var("NODE_ENV").as_deref() == Ok("production");
+    options.production = std::env::var("NODE_ENV").is_ok_and(|v| is_production(&v));
     Codec::new(options).map_err(|e| format!("cannot build the state codec: {e}"))
+}
+
+/// Whether NODE_ENV means production, by the npm package's rule
+/// (docs/server.md): "production" or "prod", in any ASCII case, with JSON
+/// whitespace around it, so a slip such as "Production" fails closed.
+fn is_production(node_env: &str) -> bool {
+    let value = node_env.trim_matches([' ', '\t', '\n', '\r']);
+    value.eq_ignore_ascii_case("production") || value.eq_ignore_ascii_case("prod")
 }
 
 fn view(args: &Args) -> Result<Option<View>, String> {
@@ -228,6 +236,23 @@ async fn main() -> ExitCode {
         Err(message) => {
             eprintln!("rmcp-tic-tac-toe: {message}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The cases the npm package's tests read too.
+    #[test]
+    fn node_env_reads_as_production_by_the_shared_rule() {
+        let file: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/vectors/node-env.json")).unwrap();
+        let cases = file["cases"].as_array().unwrap();
+        assert!(cases.len() >= 10);
+        for case in cases {
+            let value = case["value"].as_str().unwrap();
+            let want = case["production"].as_bool().unwrap();
+            assert_eq!(super::is_production(value), want, "{value:?}");
         }
     }
 }

@@ -231,7 +231,9 @@ impl TicTacToe {
                 return tool_error(&e.to_string());
             }
             // A genuine token that holds something else: not a game (app.js isGame).
-            Err(OpenError::Payload(_)) => return tool_error(game::NOT_A_GAME),
+            Err(OpenError::Payload(_) | OpenError::Secret(_)) => {
+                return tool_error(game::NOT_A_GAME)
+            }
         };
         if !game::is_game(&game) {
             return tool_error(game::NOT_A_GAME);

@@ -49,8 +49,9 @@ pub const STATUS_NO_RANDOMNESS: i8 = -19;
 /// codec to seal or open with. The glue never calls one.
 pub const STATUS_NO_CODEC: i8 = -16;
 
-/// `configError` of a `WasmCodec` (low byte; for [`CONFIG_KEY_TOO_SHORT`],
-/// the index of the key is above it, `code | index << 8`): 0 when it was built.
+/// `configError` of a `WasmCodec` (low byte; for a code about one key, such
+/// as [`CONFIG_KEY_TOO_SHORT`], the index of the key is above it,
+/// `code | index << 8`): 0 when it was built.
 /// Its own codes, not JS errors: a constructor returning `Result` would
 /// return three values, and V8 compiles a JS-to-wasm wrapper of its own for
 /// every export that returns more than one, which slows every cold start.
@@ -71,6 +72,11 @@ pub const CONFIG_BAD_OPTIONS: u8 = 5;
 pub const CONFIG_KEY_DUPLICATE: u8 = 6;
 /// The key list is empty (the glue checks this first; kept for completeness).
 pub const CONFIG_KEY_EMPTY: u8 = 7;
+/// A key is under `MIN_KEY_BYTES` before its trailing zero bytes, which
+/// HMAC ignores (the index of the key is above the low byte).
+pub const CONFIG_KEY_ZERO_PADDED: u8 = 8;
+/// A key is all zero bytes (the index of the key is above the low byte).
+pub const CONFIG_KEY_ALL_ZERO: u8 = 9;
 /// The message of [`CONFIG_NEGATIVE_LEEWAY`], in the JS option's name.
 pub const NEGATIVE_LEEWAY_MESSAGE: &str = "leewaySeconds must not be negative";
 /// The message of [`CONFIG_KEY_EMPTY`], in the JS option's words.
@@ -86,19 +92,20 @@ pub const BAD_OPTIONS_MESSAGE: &str =
 pub fn config_error(e: crate::codec::ConfigError) -> u32 {
     use crate::codec::ConfigError;
     use crate::keys::KeyError;
+    let of_key = |code: u8, index: usize| {
+        u32::from(code) | u32::try_from(index).unwrap_or(u32::MAX).min(0x00ff_ffff) << 8
+    };
     match e {
-        ConfigError::Key(KeyError::TooShort { index, .. }) => {
-            u32::from(CONFIG_KEY_TOO_SHORT)
-                | u32::try_from(index).unwrap_or(u32::MAX).min(0x00ff_ffff) << 8
+        ConfigError::Key(KeyError::TooShort { index, .. }) => of_key(CONFIG_KEY_TOO_SHORT, index),
+        ConfigError::Key(KeyError::ZeroPadded { index, .. }) => {
+            of_key(CONFIG_KEY_ZERO_PADDED, index)
         }
+        ConfigError::Key(KeyError::AllZero { index }) => of_key(CONFIG_KEY_ALL_ZERO, index),
         ConfigError::Key(KeyError::Missing) => u32::from(CONFIG_KEY_MISSING),
         ConfigError::Key(KeyError::NoRandomness) => u32::from(CONFIG_NO_RANDOMNESS),
         ConfigError::NegativeLeeway => u32::from(CONFIG_NEGATIVE_LEEWAY),
         ConfigError::Key(KeyError::Empty) => u32::from(CONFIG_KEY_EMPTY),
-        ConfigError::Key(KeyError::Duplicate { index, .. }) => {
-            u32::from(CONFIG_KEY_DUPLICATE)
-                | u32::try_from(index).unwrap_or(u32::MAX).min(0x00ff_ffff) << 8
-        }
+        ConfigError::Key(KeyError::Duplicate { index, .. }) => of_key(CONFIG_KEY_DUPLICATE, index),
     }
 }
 
@@ -159,5 +166,9 @@ mod tests {
         assert_eq!(config_error(ConfigError::NegativeLeeway), 4);
         let dup = ConfigError::Key(KeyError::Duplicate { index: 2, first: 0 });
         assert_eq!(config_error(dup), 2 << 8 | u32::from(CONFIG_KEY_DUPLICATE));
+        let padded = ConfigError::Key(KeyError::ZeroPadded { index: 1, len: 32 });
+        assert_eq!(config_error(padded), 1 << 8 | 8);
+        let zero = ConfigError::Key(KeyError::AllZero { index: 4 });
+        assert_eq!(config_error(zero), 4 << 8 | 9);
     }
 }

@@ -286,3 +286,36 @@ pub fn assert_not_printed(out: &std::process::Output, secret: &str) {
         );
     }
 }
+
+/// A case of tests/vectors/key-length.json: the keys, and the refusal's
+/// kind and key index (`None`: accepted).
+pub struct KeyLengthCase {
+    pub name: String,
+    pub keys: Vec<Vec<u8>>,
+    pub error: Option<(String, usize)>,
+}
+
+/// Every case of the key length rule, shared with the JS tests.
+pub fn key_length_cases() -> Vec<KeyLengthCase> {
+    let file: Value = serde_json::from_str(include_str!("../vectors/key-length.json")).unwrap();
+    file["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| KeyLengthCase {
+            name: c["name"].as_str().unwrap().into(),
+            keys: c["keys"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| hex(k.as_str().unwrap()))
+                .collect(),
+            error: c["error"].as_object().map(|e| {
+                (
+                    e["kind"].as_str().unwrap().into(),
+                    usize::try_from(e["index"].as_u64().unwrap()).unwrap(),
+                )
+            }),
+        })
+        .collect()
+}

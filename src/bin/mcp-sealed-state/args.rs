@@ -6,19 +6,21 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 
-#[derive(Parser, Debug)]
+// No `Debug` on what holds arguments: `--key`'s value and `--secret`'s must
+// never print.
+#[derive(Parser)]
 #[command(
     name = "mcp-sealed-state",
     version,
     about = "Make, check and read sealed-state tokens (HMAC-SHA256, v1 wire format)",
-    after_help = "KEY: --key-env VAR (default STATE_KEY) or --key-file PATH; never the key itself on the command line.\nA - reads standard input (one of the payload and --secret): a payload or secret of at most 1 MiB; a token of at most the token limit (256 KiB for verify, 1 MiB for inspect) plus a line ending, which is dropped. More is an input error.\nExit status: 0 done, 1 verify refused the token (reason on stderr), 2 usage, key or input error."
+    after_help = "KEY: --key-env VAR (default STATE_KEY) or --key-file PATH; never the key itself on the command line.\nA - reads standard input (one of the payload and --secret): a payload or secret of at most 1 MiB; a token of at most the token limit (256 KiB for verify, 1 MiB for inspect) plus a line ending, which is dropped. A --key-file or --secret-file holds at most 1 MiB plus a line ending (its path is never printed). More is an input error.\nExit status: 0 done, 1 verify refused the token (reason on stderr), 2 usage, key or input error."
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
-#[derive(Subcommand, Debug)]
+#[derive(Subcommand)]
 pub enum Command {
     /// Print a new random 32-byte key, base64url, on stdout.
     Keygen,
@@ -91,7 +93,7 @@ pub enum Command {
 }
 
 /// Where the key comes from.
-#[derive(Args, Debug)]
+#[derive(Args)]
 #[command(group(ArgGroup::new("key-source").args(["key_env", "key_file"])))]
 pub struct KeyArgs {
     /// Read the key from this environment variable [default: STATE_KEY].
@@ -118,7 +120,8 @@ impl KeyArgs {
     /// Where the key comes from, for messages (a name, never the key).
     pub fn describe(&self) -> String {
         match (&self.key_file, &self.key_env) {
-            (Some(path), _) => format!("key file {}", path.display()),
+            // Not the path: a key pasted in its place must not be echoed.
+            (Some(_), _) => "--key-file".to_owned(),
             (None, Some(var)) => format!("${}", var.to_string_lossy()),
             (None, None) => format!("${DEFAULT_KEY_ENV}"),
         }

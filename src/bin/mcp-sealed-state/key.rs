@@ -1,9 +1,9 @@
 //! The key, from an environment variable or a file (and the secret part's
-//! file, read the same way). Messages name the source, never the key.
+//! file, read the same way). Messages name the option, never the key nor
+//! the path given (people paste keys where a path belongs).
 
 use std::ffi::OsStr;
 use std::fs::File;
-use std::io::Read;
 use std::path::Path;
 
 use crate::args::{KeyArgs, DEFAULT_KEY_ENV};
@@ -18,7 +18,7 @@ pub fn load(args: &KeyArgs) -> Result<Vec<u8>, String> {
         );
     }
     if let Some(path) = &args.key_file {
-        return read_private_file(path, "key");
+        return read_private_file(path, PrivateFile::Key);
     }
     let var = args
         .key_env
@@ -48,22 +48,42 @@ fn is_variable_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// A key or secret file's bytes (`what` names it in messages), less one
-/// trailing line ending: `keygen > key.txt` leaves a newline that is not part
-/// of the key. Warns on stderr when its mode lets group or others read it
-/// (the file is used all the same: refusing would break scripts that were
-/// working, and its contents may already be exposed).
-pub fn read_private_file(path: &Path, what: &str) -> Result<Vec<u8>, String> {
-    let read = || -> std::io::Result<Vec<u8>> {
-        let mut file = File::open(path)?;
-        // The mode of the file opened (after any symlink), not of the path.
-        warn_if_readable_by_others(path, what, &file.metadata()?);
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
-        Ok(bytes)
-    };
-    let mut bytes =
-        read().map_err(|e| format!("cannot read the {what} file {}: {e}", path.display()))?;
+/// Which file [`read_private_file`] reads: messages name its option.
+#[derive(Clone, Copy)]
+pub enum PrivateFile {
+    Key,
+    Secret,
+}
+
+impl PrivateFile {
+    /// How messages name it: the option, never the path given to it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PrivateFile::Key => "the key file (--key-file)",
+            PrivateFile::Secret => "the secret file (--secret-file)",
+        }
+    }
+}
+
+/// The most a key or secret file may hold, as a payload or secret on
+/// standard input (documented in `--help`), plus a line ending.
+pub const MAX_FILE_BYTES: usize = crate::stdin::MAX_PAYLOAD_BYTES + crate::stdin::LINE_ENDING_BYTES;
+
+/// A key or secret file's bytes, less one trailing line ending: `keygen >
+/// key.txt` leaves a newline that is not part of the key. Read up to
+/// [`MAX_FILE_BYTES`], so `/dev/zero` fails at once. Warns on stderr when its
+/// mode lets group or others read it (the file is used all the same:
+/// refusing would break scripts that were working, and its contents may
+/// already be exposed).
+pub fn read_private_file(path: &Path, which: PrivateFile) -> Result<Vec<u8>, String> {
+    let what = which.name();
+    let file = File::open(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+    // The mode of the file opened (after any symlink), not of the path.
+    let metadata = file
+        .metadata()
+        .map_err(|e| format!("cannot read {what}: {e}"))?;
+    warn_if_readable_by_others(what, &metadata);
+    let mut bytes = crate::stdin::read_bounded(file, MAX_FILE_BYTES, what)?;
     let line_ending = if bytes.ends_with(b"\r\n") {
         2
     } else {
@@ -74,14 +94,13 @@ pub fn read_private_file(path: &Path, what: &str) -> Result<Vec<u8>, String> {
 }
 
 #[cfg(unix)]
-fn warn_if_readable_by_others(path: &Path, what: &str, metadata: &std::fs::Metadata) {
+fn warn_if_readable_by_others(what: &str, metadata: &std::fs::Metadata) {
     use std::os::unix::fs::PermissionsExt;
     let mode = metadata.permissions().mode() & 0o7777;
     if mode & 0o044 != 0 {
         eprintln!(
-            "mcp-sealed-state: warning: the {what} file {} is readable by {} (mode {mode:04o}); \
+            "mcp-sealed-state: warning: {what} is readable by {} (mode {mode:04o}); \
              `chmod 600` it",
-            path.display(),
             if mode & 0o004 != 0 {
                 "others"
             } else {
@@ -92,7 +111,7 @@ fn warn_if_readable_by_others(path: &Path, what: &str, metadata: &std::fs::Metad
 }
 
 #[cfg(not(unix))]
-fn warn_if_readable_by_others(_path: &Path, _what: &str, _metadata: &std::fs::Metadata) {}
+fn warn_if_readable_by_others(_what: &str, _metadata: &std::fs::Metadata) {}
 
 #[cfg(unix)]
 fn os_bytes(value: std::ffi::OsString) -> Vec<u8> {

@@ -215,10 +215,11 @@ fn secret_text(
         }
         (Some(s), _) => Ok(Some(s)),
         (None, Some(path)) => {
-            let bytes = key::read_private_file(&path, "secret")?;
+            let which = key::PrivateFile::Secret;
+            let bytes = key::read_private_file(&path, which)?;
             String::from_utf8(bytes)
                 .map(Some)
-                .map_err(|_| format!("the secret file {} is not UTF-8 text", path.display()))
+                .map_err(|_| format!("{} is not UTF-8 text", which.name()))
         }
         (None, None) => Ok(None),
     }
