@@ -70,9 +70,9 @@ export function configFromEnv(env = {}) {
   return {
     key,
     ttlSeconds: rawTtl,
-    // workerd has no process.env: honour a NODE_ENV binding when one is set,
-    // otherwise leave the decision to the package (it reads NODE_ENV where it can).
-    production: env.NODE_ENV === undefined ? undefined : env.NODE_ENV === "production",
+    // workerd has no process.env: a NODE_ENV binding goes to the package, which
+    // reads it by its one rule (docs/server.md); unset, it reads NODE_ENV where it can.
+    nodeEnv: env.NODE_ENV,
     allowedOrigins:
       origins === ""
         ? localhostAllowedOrigins()
@@ -114,13 +114,13 @@ const codecs = new Map();
 
 /** The StateCodec for this configuration (cached). Throws a clear error on a bad key. */
 export function codecFor(config) {
-  const id = JSON.stringify([config.key ?? null, config.ttlSeconds, config.production ?? null]);
+  const id = JSON.stringify([config.key ?? null, config.ttlSeconds, config.nodeEnv ?? null]);
   let codec = codecs.get(id);
   if (codec === undefined) {
     codec = new StateCodec({
       key: config.key,
       ttlSeconds: config.ttlSeconds,
-      ...(config.production !== undefined && { production: config.production }),
+      ...(config.nodeEnv !== undefined && { env: { NODE_ENV: config.nodeEnv } }),
     });
     codecs.set(id, codec);
   }
