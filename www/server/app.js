@@ -13,10 +13,10 @@
 // Configuration (workerd env bindings; plain strings):
 //   STATE_KEY        HMAC key, >= 32 bytes, or a JSON list of keys (the first
 //                    seals, every one opens: SECURITY.md's rotation). Unset: the
-//                    package's dev ephemeral
-//                    key (one warning per isolate; tokens die with the isolate
-//                    and never open on another instance). With NODE_ENV set to
-//                    "production" the package refuses to run without a key.
+//                    package's dev ephemeral key (one warning per isolate;
+//                    tokens die with the isolate and never open on another
+//                    instance). With NODE_ENV set to "production" the package
+//                    refuses to run without a key.
 //   TTL_SECONDS      token lifetime, default 600 (re-sealing restarts it).
 //   LEEWAY_SECONDS   how long past its exp a token still opens, default 0: what
 //                    a fleet whose clocks disagree allows for.
@@ -76,14 +76,11 @@ export const CORS_EXPOSE_HEADERS = ["Mcp-Session-Id", "MCP-Protocol-Version"];
 /** Parse the env bindings; throws a clear Error on a bad value. */
 export function configFromEnv(env = {}) {
   const key = env.STATE_KEY === undefined || env.STATE_KEY === "" ? undefined : env.STATE_KEY;
-  const rawTtl = env.TTL_SECONDS === undefined || env.TTL_SECONDS === "" ? DEFAULT_TTL_SECONDS : Number(env.TTL_SECONDS);
-  if (!Number.isInteger(rawTtl)) throw new RangeError(`TTL_SECONDS must be an integer number of seconds (got ${JSON.stringify(env.TTL_SECONDS)})`);
-  const leewaySeconds = env.LEEWAY_SECONDS === undefined || env.LEEWAY_SECONDS === "" ? 0 : Number(env.LEEWAY_SECONDS);
-  if (!Number.isInteger(leewaySeconds)) throw new RangeError(`LEEWAY_SECONDS must be an integer number of seconds (got ${JSON.stringify(env.LEEWAY_SECONDS)})`);
+  const rawTtl = seconds(env, "TTL_SECONDS", DEFAULT_TTL_SECONDS);
+  const leewaySeconds = seconds(env, "LEEWAY_SECONDS", 0);
   const codec = env.STATE_CODEC === undefined || env.STATE_CODEC === "" ? DEFAULT_CODEC : env.STATE_CODEC;
   if (!CODECS.includes(codec)) throw new RangeError(`STATE_CODEC must be ${CODECS.join(" or ")} (got ${JSON.stringify(env.STATE_CODEC)})`);
-  const clockSkewSeconds = env.CLOCK_SKEW_SECONDS === undefined || env.CLOCK_SKEW_SECONDS === "" ? 0 : Number(env.CLOCK_SKEW_SECONDS);
-  if (!Number.isInteger(clockSkewSeconds)) throw new RangeError(`CLOCK_SKEW_SECONDS must be an integer number of seconds (got ${JSON.stringify(env.CLOCK_SKEW_SECONDS)})`);
+  const clockSkewSeconds = seconds(env, "CLOCK_SKEW_SECONDS", 0);
   if (clockSkewSeconds !== 0 && codec !== DEFAULT_CODEC) throw new RangeError(`CLOCK_SKEW_SECONDS needs STATE_CODEC=${DEFAULT_CODEC} (the SDK's codec reads Date.now)`);
   const origins = String(env.ALLOWED_ORIGINS ?? "").trim();
   const mirror = parseSwitch(env.MIRROR_TO_STRUCTURED_CONTENT);
@@ -107,6 +104,14 @@ export function configFromEnv(env = {}) {
     instance: env.INSTANCE ?? "default",
     mirror,
   };
+}
+
+// A whole number of seconds from the binding `name`, `fallback` when unset or empty.
+function seconds(env, name, fallback) {
+  const raw = env[name];
+  const value = raw === undefined || raw === "" ? fallback : Number(raw);
+  if (!Number.isInteger(value)) throw new RangeError(`${name} must be an integer number of seconds (got ${JSON.stringify(raw)})`);
+  return value;
 }
 
 // A switch as the Rust server's clap reads it (BoolishValueParser): on, off
