@@ -5,7 +5,7 @@
 // skew starts to refuse tokens. Writes the "Fleet" section of
 // js/bench/RESULTS.md (the rest of that file is left as it is).
 //
-//   node js/fleet/bench.mjs [--users 32] [--seconds 20] [--rounds 2] [--instances 3] [--no-write]
+//   node js/fleet/bench.mjs [--users 32] [--seconds 15] [--rounds 4] [--instances 3] [--no-write]
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -25,7 +25,7 @@ const SKEW_TTL = 2;
 const SKEW_LEEWAY = 5;
 
 function parseArgs(argv) {
-  const opts = { users: 32, seconds: 20, rounds: 2, instances: 3, write: true };
+  const opts = { users: 32, seconds: 15, rounds: 4, instances: 3, write: true };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const whole = () => {
@@ -71,7 +71,9 @@ async function throughputRun({ build, codec, refusal, opts, round }) {
     const http = sum(fleet.front.stats.served) - httpBefore;
     await new Promise((r) => setTimeout(r, 300)); // the last log lines
     const memoryEnd = fleet.memory();
+    const cpu = memoryEnd.reduce((n, m, i) => n + m.cpuSeconds - memoryStart[i].cpuSeconds, 0);
     return {
+      cpuMsPerCall: (cpu * 1000) / tally.calls,
       calls: tally.calls,
       seconds: tally.elapsedMs / 1000,
       callsPerSecond: tally.calls / (tally.elapsedMs / 1000),
@@ -170,12 +172,13 @@ function report({ opts, runs, rotation, skew, machine, startedAt, seconds }) {
     row("HTTP requests/s at the front (calls, handshakes)", "httpPerSecond", 1, "(higher is better)"),
     row("p50 latency of a tool call, ms", "p50", 2, "(lower is better)"),
     row("p99 latency of a tool call, ms", "p99", 2, "(lower is better)"),
+    row("workerd CPU per tool call, ms (all instances; steady under other load)", "cpuMsPerCall", 2, "(lower is better)"),
     "",
-    "| run | codec | tool calls | calls/s | p50 ms | p99 ms | games | errors by reason | workerd RSS per instance, start → end (MiB) |",
-    "|---|---|---:|---:|---:|---:|---:|---|---|",
+    "| run | codec | tool calls | calls/s | p50 ms | p99 ms | CPU ms / call | games | errors by reason | workerd RSS per instance, start → end (MiB) |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---|---|",
     ...runs.map(
       (r) =>
-        `| ${r.round} | ${r.codec} | ${r.calls} | ${fmt(r.callsPerSecond)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.games} | ${errorsText(r.errors)} | ${r.memory.map((m) => `${m.instance} ${mib(m.startKiB)} → ${mib(m.endKiB)}`).join("; ")} |`,
+        `| ${r.round} | ${r.codec} | ${r.calls} | ${fmt(r.callsPerSecond)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuMsPerCall, 2)} | ${r.games} | ${errorsText(r.errors)} | ${r.memory.map((m) => `${m.instance} ${mib(m.startKiB)} → ${mib(m.endKiB)}`).join("; ")} |`,
     ),
     "",
     `Rolling rotation under the same load (SECURITY.md's steps, ttl ${rotation.ttlSeconds} s, leeway ${rotation.leewaySeconds} s, one instance at a time taken out of the front, stopped and started with its next key list): ${rotation.restartsMs.length} restarts, each ${fmt(Math.min(...rotation.restartsMs) / 1000, 2)} to ${fmt(Math.max(...rotation.restartsMs) / 1000, 2)} s (median ${fmt(median(rotation.restartsMs) / 1000, 2)} s); the whole rotation ${fmt(rotation.totalMs / 1000)} s, of which the wait of step 4 is ttl + leeway + 1 s; ${rotation.calls} tool calls, errors: ${errorsText(rotation.errors)}.`,
@@ -217,7 +220,9 @@ async function main() {
     for (const codec of order) {
       const run = await throughputRun({ build, codec: CODECS[codec], refusal, opts, round });
       runs.push({ round, codec, ...run });
-      log(`round ${round} ${codec}: ${fmt(run.callsPerSecond)} calls/s, p50 ${fmt(run.p50, 2)} ms, p99 ${fmt(run.p99, 2)} ms, errors ${errorsText(run.errors)}`);
+      log(
+        `round ${round} ${codec}: ${fmt(run.callsPerSecond)} calls/s, ${fmt(run.cpuMsPerCall, 2)} workerd CPU ms/call, p50 ${fmt(run.p50, 2)} ms, p99 ${fmt(run.p99, 2)} ms, errors ${errorsText(run.errors)}`,
+      );
     }
   }
   const rotation = await rotationRun({ build, refusal, opts });

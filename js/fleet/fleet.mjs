@@ -6,7 +6,7 @@
 // collected, so a scenario can tell an expired token from a foreign key.
 import { buildWorker, startServer } from "../lib/miniflare.mjs";
 import { startFront } from "./front.mjs";
-import { alive, childPids, rssKiB } from "./processes.mjs";
+import { alive, childPids, cpuSeconds, rssKiB } from "./processes.mjs";
 
 /** Instance names: a, b, c, ... */
 export const instanceName = (i) => String.fromCharCode(97 + (i % 26)) + (i >= 26 ? String(i) : "");
@@ -90,9 +90,9 @@ export async function startFleet({ specs, build, strategy = "round-robin", rando
       await old.server.dispose().catch(() => {});
       return launch(name, old.spec);
     },
-    /** Each instance's workerd resident memory now, in KiB, beside its figure at start. */
+    /** Each instance's workerd now: resident memory in KiB (beside its figure at start) and CPU seconds used. */
     memory() {
-      return [...instances.values()].map((i) => ({ instance: i.name, pid: i.pid, startKiB: i.startKiB, nowKiB: rssKiB(i.pid) }));
+      return [...instances.values()].map((i) => ({ instance: i.name, pid: i.pid, startKiB: i.startKiB, nowKiB: rssKiB(i.pid), cpuSeconds: cpuSeconds(i.pid) }));
     },
     async close() {
       await front.close();

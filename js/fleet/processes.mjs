@@ -1,6 +1,6 @@
 // This process's own children, read from /proc (Linux): which workerd a
-// Miniflare instance started (its PID, to kill -9 it and nothing else) and how
-// much memory it holds.
+// Miniflare instance started (its PID, to kill -9 it and nothing else), how
+// much memory it holds and how much CPU it has used.
 import { readFileSync, readdirSync } from "node:fs";
 
 /** PIDs of this process's direct children whose command name is `name`. */
@@ -28,6 +28,20 @@ export function rssKiB(pid) {
   try {
     const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux build Node supports
+
+/** CPU time `pid` has used (user + system) in seconds, or undefined once it has exited. */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After "pid (comm) ", utime and stime are the 12th and 13th fields.
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   } catch {
     return undefined;
   }

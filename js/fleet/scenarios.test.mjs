@@ -17,6 +17,8 @@ const OLD = "fleet scenario key: the old one, 32 bytes+";
 const NEW = "fleet scenario key: the new one, 32 bytes+";
 const USERS = 32;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// No scenario may run on: its load stops by itself well before this.
+const BOUND = { timeout: 90_000 };
 
 let build;
 const fleets = new Set();
@@ -60,7 +62,7 @@ function assertClean(tally) {
 /** Pairs "sealer>opener" of two different instances. */
 const crossings = (table) => Object.entries(table).filter(([pair]) => pair.split(">")[0] !== pair.split(">")[1]);
 
-test("steady load: 32 users on 3 instances, zero errors, every game continuous, games cross instances", async () => {
+test("steady load: 32 users on 3 instances, zero errors, every game continuous, games cross instances", BOUND, async () => {
   const fleet = await fleetOf([{ key: OLD }, { key: OLD }, { key: OLD }]);
   try {
     const since = fleet.logs.length;
@@ -83,7 +85,7 @@ describe("rolling key rotation by SECURITY.md's steps, under load", () => {
   const spec = (key) => ({ key, ttlSeconds: TTL, leewaySeconds: LEEWAY });
   const names = ["a", "b", "c"];
 
-  test("[old] → [old, new] → [new, old] → ttl + leeway → [new], one instance at a time: no genuine token refused", async () => {
+  test("[old] → [old, new] → [new, old] → ttl + leeway → [new], one instance at a time: no genuine token refused", BOUND, async () => {
     const fleet = await fleetOf(names.map(() => spec(OLD)));
     const oldCodec = new StateCodec({ key: OLD, leewaySeconds: 3600 });
     try {
@@ -138,7 +140,7 @@ describe("rolling key rotation by SECURITY.md's steps, under load", () => {
     }
   });
 
-  test("negative control: step 2 skipped ([new, old] on one instance while the others hold [old]): refusals, every one for the key (mac)", async () => {
+  test("negative control: step 2 skipped ([new, old] on one instance while the others hold [old]): refusals, every one for the key (mac)", BOUND, async () => {
     const fleet = await fleetOf(names.map(() => spec(OLD)));
     try {
       const since = fleet.logs.length;
@@ -164,7 +166,7 @@ describe("rolling key rotation by SECURITY.md's steps, under load", () => {
   });
 });
 
-test("an instance killed with SIGKILL under load: its requests retried on the others, no game loses a move; it comes back", async () => {
+test("an instance killed with SIGKILL under load: its requests retried on the others, no game loses a move; it comes back", BOUND, async () => {
   const fleet = await fleetOf([{ key: OLD }, { key: OLD }, { key: OLD }]);
   try {
     let done;
@@ -200,7 +202,7 @@ describe("clock skew: instances at +S, 0 and -S seconds (the codec's clock), ttl
   const LEEWAY = 5;
   const skewed = (s) => [s, 0, -s].map((skewSeconds) => ({ key: OLD, ttlSeconds: TTL, leewaySeconds: LEEWAY, skewSeconds }));
 
-  test("S = 2 (inside the leeway; clocks 4 s apart): zero refusals", async () => {
+  test("S = 2 (inside the leeway; clocks 4 s apart): zero refusals", BOUND, async () => {
     const fleet = await fleetOf(skewed(2));
     try {
       const since = fleet.logs.length;
@@ -213,7 +215,7 @@ describe("clock skew: instances at +S, 0 and -S seconds (the codec's clock), ttl
     }
   });
 
-  test("S = 8 (beyond it): refusals, every one `expired` (the server's log; the client sees the one message)", async () => {
+  test("S = 8 (beyond it): refusals, every one `expired` (the server's log; the client sees the one message)", BOUND, async () => {
     const fleet = await fleetOf(skewed(8));
     try {
       const since = fleet.logs.length;
@@ -231,7 +233,7 @@ describe("clock skew: instances at +S, 0 and -S seconds (the codec's clock), ttl
   });
 });
 
-test("mixed fleet: one instance on the SDK's createRequestStateCodec, two on StateCodec, one key: tokens flow both ways", async () => {
+test("mixed fleet: one instance on the SDK's createRequestStateCodec, two on StateCodec, one key: tokens flow both ways", BOUND, async () => {
   const fleet = await fleetOf([{ key: OLD, codec: "sdk" }, { key: OLD }, { key: OLD }]);
   try {
     const health = await Promise.all(["a", "b", "c"].map(async (n) => (await fetch(fleet.instances.get(n).server.healthUrl)).json()));
