@@ -160,14 +160,16 @@ const errorsText = (errors) =>
 function report({ opts, runs, rotation, skew, machine, startedAt, seconds }) {
   const by = (codec, key) => runs.filter((r) => r.codec === codec).map((r) => r[key]);
   const row = (label, key, digits, better) => {
-    const ours = median(by("ours", key));
-    const sdk = median(by("sdk", key));
-    return `| ${label} | ${fmt(ours, digits)} | ${fmt(sdk, digits)} | ${fmt(ours / sdk, 2)}× ${better} |`;
+    const ours = by("ours", key);
+    const sdk = by("sdk", key);
+    // Each round's two runs are back to back, so their ratio cancels most of the drift in the machine's load.
+    const ratios = ours.map((o, i) => o / sdk[i]);
+    return `| ${label} | ${fmt(median(ours), digits)} | ${fmt(median(sdk), digits)} | ${fmt(median(ratios), 2)}× (${fmt(Math.min(...ratios), 2)} to ${fmt(Math.max(...ratios), 2)}) ${better} |`;
   };
   const lines = [
     HEADING,
     "",
-    `\`node js/fleet/bench.mjs\` (${Math.round(seconds)} s, ${startedAt}): ${opts.instances} instances of the demo server (www/server), each its own workerd (Miniflare ${machine.miniflare}), behind js/fleet's round-robin front on loopback; ${opts.users} simulated users, each a real MCP client session (@modelcontextprotocol/client, Streamable HTTP, the 2025 handshake) playing tic-tac-toe: \`start\`, then moves until the game ends, every call possibly on another instance. A run is a fresh fleet, ${WARMUP_SECONDS} s of warm-up, then ${opts.seconds} s measured; ${opts.rounds} rounds, the two codecs alternating; figures are medians over rounds. Machine: ${machine.cpu}, ${machine.cores} cores shared by the load generator, the front and the instances (so this is the whole loopback system's throughput, not one server's); load average ${machine.loadBefore} before, ${machine.loadAfter} after. The wall figures (calls/s, latency) move with the machine's other load; workerd's CPU per call (utime + stime of the instances' processes over the measured window, from /proc, divided by the tool calls) hardly does.`,
+    `\`node js/fleet/bench.mjs\` (${Math.round(seconds)} s, ${startedAt}): ${opts.instances} instances of the demo server (www/server), each its own workerd (Miniflare ${machine.miniflare}), behind js/fleet's round-robin front on loopback; ${opts.users} simulated users, each a real MCP client session (@modelcontextprotocol/client, Streamable HTTP, the 2025 handshake) playing tic-tac-toe: \`start\`, then moves until the game ends, every call possibly on another instance. A run is a fresh fleet, ${WARMUP_SECONDS} s of warm-up, then ${opts.seconds} s measured; ${opts.rounds} rounds, the two codecs alternating; a figure is the median over rounds, a ratio the median of the rounds' own ratios (its range in brackets). Machine: ${machine.cpu}, ${machine.cores} cores shared by the load generator, the front and the instances (so this is the whole loopback system's throughput, not one server's); load average ${machine.loadBefore} before, ${machine.loadAfter} after. The wall figures (calls/s, latency) move with the machine's other load; workerd's CPU per call (utime + stime of the instances' processes over the measured window, from /proc, divided by the tool calls) much less, though it too grows on a busy machine.`,
     "",
     "`ours`: StateCodec (a view token with the secret part: the game id and move count encrypted); `sdk`: `STATE_CODEC=sdk`, `@modelcontextprotocol/server`'s own `createRequestStateCodec` behind the same seam (the same view token, no secret part).",
     "",
