@@ -179,7 +179,7 @@ function report({ opts, runs, rotation, skew, machine, startedAt, seconds }) {
     row("HTTP requests/s at the front (calls, handshakes)", "httpPerSecond", 1, "(higher is better)"),
     row("p50 latency of a tool call, ms", "p50", 2, "(lower is better)"),
     row("p99 latency of a tool call, ms", "p99", 2, "(lower is better)"),
-    row("workerd CPU per tool call, ms (all instances; steady under other load)", "cpuMsPerCall", 2, "(lower is better)"),
+    row("workerd CPU per tool call, ms (all instances)", "cpuMsPerCall", 2, "(lower is better)"),
     "",
     "| run | codec | tool calls | calls/s | p50 ms | p99 ms | CPU ms / call | games | errors by reason | workerd RSS per instance, start → end (MiB) |",
     "|---|---|---:|---:|---:|---:|---:|---:|---|---|",
