@@ -49,6 +49,12 @@ export const SET_VIEW_STATE_METHOD = "ui/set-view-state";
 /** How long a Host's view-state store call may take by default, ms, before the save is answered -32603 (a JS-only rule: the save queue is JS). */
 export const DEFAULT_STORE_TIMEOUT_MS = 5000;
 
+/** How long a View waits by default for the MCP Apps bridge to answer ui/initialize, ms, where window.openai exists, before it decides its store without the bridge (a JS-only rule). */
+export const DEFAULT_BRIDGE_TIMEOUT_MS = 500;
+
+/** How long a View's `ready` waits by default for the tool result whose viewUUID decides the "local" store, ms; a store decided later joins then (a JS-only rule). */
+export const DEFAULT_READY_TIMEOUT_MS = 1000;
+
 /** The proposal's suggested floor for a Host's maxBytes, and the size limit of the View-side stores that have no Host's maxBytes (a JS-only rule). */
 export const DEFAULT_VIEW_STATE_MAX_BYTES = 65536;
 

@@ -77,10 +77,12 @@ if [ ! -f js/publish/node_modules/.package-lock.json ] || [ js/publish/package-l
   npm --prefix js/publish ci --no-audit --no-fund --loglevel=error
 fi
 
-# ---- hosts of other projects for www/e2e (issue 32) ----------------------------
-# The mcp-use Inspector (@mcp-use/inspector, run on npm node >= 22.22) and
-# @mcp-ui/client's AppRenderer, from their own lockfile in www/third-party.
+# ---- hosts of other projects for www/e2e ---------------------------------------
+# The mcp-use Inspector (@mcp-use/inspector, run on npm node >= 22.22), the
+# MCPJam Inspector (@mcpjam/inspector: about 1,150 packages, 1.2 GB, most of
+# this step's time) and @mcp-ui/client's AppRenderer, from their own lockfile
+# in www/third-party.
 if [ ! -f www/third-party/node_modules/.package-lock.json ] || [ www/third-party/package-lock.json -nt www/third-party/node_modules/.package-lock.json ]; then
-  say "npm ci (www/third-party: @mcp-use/inspector, @mcp-ui/client)"
+  say "npm ci (www/third-party: @mcp-use/inspector, @mcpjam/inspector, @mcp-ui/client)"
   npm --prefix www/third-party ci --no-audit --no-fund --loglevel=error
 fi

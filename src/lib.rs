@@ -1,93 +1,6 @@
-//! Sealed state for stateless MCP servers: HMAC-SHA256 tokens that carry a
-//! tool's state through the client and back, wire-compatible with
-//! `createRequestStateCodec` of `@modelcontextprotocol/server` (npm).
-//!
-//! A server seals its state into a token, hands it to the client (a View
-//! keeps it under `_meta["ng-mcp-ui/state"]`, [`STATE_META_KEY`]), and
-//! opens it when the client sends it back. A token is signed, so nobody
-//! can change it, and it expires. Its payload is readable by anyone who
-//! holds it (the client, the host, the model); a **secret** part beside it is
-//! encrypted, for a key holder only. The format is in `docs/format.md` of
-//! the repository.
-//!
-//! # Quick start
-//!
-//! ```toml
-//! [dependencies]
-//! mcp-sealed-state = { version = "0.1", features = ["serde"] }   # cargo add mcp-sealed-state --features serde
-//! ```
-//!
-//! ```
-//! use mcp_sealed_state::{Codec, CodecOptions, OpenWith, SealWith};
-//!
-//! // One key of at least 32 bytes (from your secret store); a list rotates
-//! // keys: the first seals, all open.
-//! let key = b"an example key of at least 32 bytes!".to_vec();
-//! let codec = Codec::new(CodecOptions::with_keys(vec![key]))?;
-//!
-//! // Payloads are JSON text. Bind a token to a user so that another user's
-//! // request cannot replay it.
-//! let token = codec.seal(r#"{"board":"X...O....","turn":2}"#, &SealWith::view().bind("user-42"))?;
-//! let opened = codec.open(&token, &OpenWith::view().bind("user-42"))?;
-//! assert_eq!(opened.payload_json(), r#"{"board":"X...O....","turn":2}"#);
-//!
-//! // A failure says nothing to the client but the stable message; the
-//! // reason is for the server's log.
-//! let refused = codec.open(&token, &OpenWith::view().bind("user-7")).unwrap_err();
-//! assert_eq!(refused.to_string(), mcp_sealed_state::SEALED_STATE_INVALID_MESSAGE);
-//! assert_eq!(refused.reason().as_str(), "bind");
-//!
-//! // The secret part: JSON that only a key holder reads.
-//! let token = codec.seal("{\"turn\":3}", &SealWith::view().secret(r#"{"seed":42}"#))?;
-//! let opened = codec.open(&token, &OpenWith::view())?;
-//! assert_eq!(opened.secret.as_deref(), Some(r#"{"seed":42}"#));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! With the `serde` feature, [`Codec::typed`] seals any `T: Serialize` and
-//! opens into any `T: DeserializeOwned`:
-//!
-//! ```
-//! # #[cfg(feature = "serde")] {
-//! use mcp_sealed_state::{Codec, CodecOptions, OpenWith, Request, SealWith};
-//!
-//! #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
-//! struct Game { board: String, turn: u8 }
-//! #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
-//! struct Hidden { seed: u64 }
-//!
-//! let codec = Codec::new(CodecOptions::with_keys(vec![[7u8; 32]]))?;
-//! let game = Game { board: "X...O....".into(), turn: 2 };
-//!
-//! // An MRTR requestState token for the tool "move", bound to the request's
-//! // arguments (by their RFC 8785 digest) and carrying a secret.
-//! let args = serde_json::json!({ "cell": 4 });
-//! let with = SealWith::request_state("move").request(Request::Value(&args));
-//! let token = codec.typed().seal_with_secret(&game, &Hidden { seed: 42 }, &with)?;
-//!
-//! let with = OpenWith::request_state("move").request(Request::Value(&args));
-//! let opened = codec.typed().open_with_secret::<Game, Hidden>(&token, &with)?;
-//! assert_eq!((opened.payload, opened.secret), (game, Some(Hidden { seed: 42 })));
-//! # }
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! Without a key, outside production, a codec uses a random development
-//! key, and prints a warning once: tokens do not survive a restart or open
-//! on another instance. Set [`CodecOptions::production`] to make a missing
-//! key an error.
-//!
-//! # Features
-//!
-//! - `edge` (default): the keyed codec ([`Codec`]): HMAC, keys, rotation,
-//!   binding, the secret part and request binding.
-//! - `jcs` (default): RFC 8785 canonical JSON of a request in Rust
-//!   ([`Request::Json`]). Without it (the wasm build, whose JS glue
-//!   canonicalizes), only [`Request::Canonical`] text binds a request.
-//! - `serde`: [`Codec::typed`], seal and open `serde` values.
-//! - `widget`: the unverified reader alone ([`read_token_unverified`]), no HMAC.
-//! - `cli`: the `mcp-sealed-state` command.
-
+// The crate's front page is docs/rust.md, so its examples are the ones that
+// compile: each runs as a doctest.
+#![doc = include_str!("../docs/rust.md")]
 // Every byte of a token is attacker-controlled: outside tests, nothing in the
 // crate may panic (in wasm a panic is a trap that kills the request).
 #![cfg_attr(
@@ -134,8 +47,9 @@ pub mod typed;
 pub mod bindings;
 
 /// Hooks into the crate-private modules for the fuzz targets, the wasm
-/// tests of the SIMD128 kernels against their scalar references, the CLI,
-/// and `tests/constants.rs`. Not part of the API: no stability, no semver.
+/// tests of the SIMD128 kernels against their scalar references, and the
+/// integration tests (`tests/constants.rs` renders the constants from them).
+/// Not part of the API: no stability, no semver.
 #[doc(hidden)]
 #[allow(missing_docs)]
 pub mod internals {

@@ -1,5 +1,5 @@
-//! The `mcp-sealed-state` command against hostile tokens and careless input
-//! (issue 24): no panic on any `exp`, no terminal control character from a
+//! The `mcp-sealed-state` command against hostile tokens and careless input:
+//! no panic on any `exp`, no terminal control character from a
 //! token reaches the terminal, `--key-env` never echoes a value, standard
 //! input is bounded, and a key file others can read is named in a warning.
 #![cfg(not(target_arch = "wasm32"))]
@@ -47,7 +47,7 @@ fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     path
 }
 
-// ---- finding 3: an exp at or past the year 10000 ----
+// ---- an exp at or past the year 10000 ----
 
 #[test]
 fn inspect_prints_any_exp_without_panicking() {
@@ -86,7 +86,7 @@ fn a_huge_ttl_seals_a_token_that_inspect_and_verify_handle() {
     }
 }
 
-// ---- finding 5: control characters from a token ----
+// ---- control characters from a token ----
 
 /// What a terminal acts on: C0, DEL, C1 and the bidi controls.
 fn is_terminal_control(c: char) -> bool {
@@ -168,7 +168,7 @@ fn verify_escapes_control_characters_from_the_payload() {
     assert_eq!(v["tool"], tool.as_str());
 }
 
-// ---- finding 5: --key-env takes a name ----
+// ---- --key-env takes a name ----
 
 #[test]
 fn key_env_takes_a_variable_name_and_never_echoes_a_value() {
@@ -226,7 +226,7 @@ fn key_env_takes_a_variable_name_and_never_echoes_a_value() {
     );
 }
 
-// ---- finding 5: bounded standard input ----
+// ---- bounded standard input ----
 
 const PAYLOAD_STDIN_LIMIT: usize = 1 << 20;
 
@@ -320,7 +320,7 @@ fn help_documents_the_stdin_limits() {
     assert!(help.contains("1 MiB for inspect"), "{help}");
 }
 
-// ---- finding 5: a key file others can read ----
+// ---- a key file others can read ----
 
 #[cfg(unix)]
 #[test]

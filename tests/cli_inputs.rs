@@ -1,4 +1,4 @@
-//! The command's inputs (issues 35 and 36): the secret part from a file or
+//! The command's inputs: the secret part from a file or
 //! standard input, never only from argv; one rule per input, the library's
 //! (a token with whitespace around it is `malformed`, `--ttl` a positive
 //! integer); and values that start with a minus.
@@ -57,7 +57,7 @@ fn secret_of(token: &str) -> String {
     printed
 }
 
-// ---- the secret part off the command line (issue 35, finding 10) ----
+// ---- the secret part off the command line ----
 
 #[test]
 fn the_secret_comes_from_a_file_read_as_a_key_file_is() {
@@ -176,7 +176,7 @@ fn help_says_where_a_secret_on_the_command_line_shows() {
     assert!(help.contains("process list"), "{help}");
 }
 
-// ---- one rule per input (issue 36, item 4) ----
+// ---- one rule per input ----
 
 #[test]
 fn a_token_with_whitespace_around_it_is_malformed_as_in_the_library() {

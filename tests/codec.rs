@@ -1,10 +1,12 @@
-//! The codec's contract, one failure reason per test (docs/format.md, "Opening: order and
-//! reasons"), plus expiry, leeway, rotation, size limit and keys.
+//! The codec's contract: the reasons table (docs/format.md, "Opening: order and reasons"),
+//! plus expiry, leeway, rotation, size limit and keys.
 #![cfg(all(feature = "edge", not(target_arch = "wasm32")))]
 
 mod common;
+#[path = "common/table.rs"]
+mod table;
 
-use common::{codec_with, KEY, KEY2, NOW_MS};
+use common::{codec_with, KEY, KEY2};
 use mcp_sealed_state::{
     Codec, CodecOptions, OpenWith, Reason, SealWith, SealedStateError, SEALED_STATE_INVALID_MESSAGE,
 };
@@ -39,125 +41,13 @@ fn round_trip_returns_the_exact_payload_json() {
     );
 }
 
+/// Which input gives which reason: tests/vectors/reasons.json, which js/suite runs too.
 #[test]
-fn reason_malformed() {
-    let c = codec();
-    for t in [
-        "",
-        "v1.",
-        "v1.abc",
-        "garbage",
-        "v1.e30.AAAA.AAAA",
-        "v1.e3=.AAAA",
-    ] {
-        assert_eq!(
-            reason(c.open(t, &OpenWith::view())),
-            Reason::Malformed,
-            "{t}"
-        );
-    }
-}
-
-#[test]
-fn reason_mac() {
-    let c = codec();
-    let t = c.seal(GAME, &SealWith::view()).unwrap();
-    let other = codec_with(&[KEY2], |_| {});
-    assert_eq!(reason(other.open(&t, &OpenWith::view())), Reason::Mac);
-    let (head, mac) = t.rsplit_once('.').unwrap();
-    let flipped = if mac.starts_with('A') { "B" } else { "A" };
-    assert_eq!(
-        reason(c.open(&format!("{head}.{flipped}{}", &mac[1..]), &OpenWith::view())),
-        Reason::Mac
-    );
-}
-
-#[test]
-fn reason_expired_with_exp_floor_now_plus_ttl_and_leeway() {
-    let c = codec_with(&[KEY], |o| o.ttl_seconds = 10);
-    let t = common::at(1_000_999.0, || c.seal(GAME, &SealWith::view())).unwrap(); // floor(1000.999) + 10 = 1010
+fn every_case_of_the_reasons_table() {
+    let (cases, tokens, _) = table::run(include_str!("vectors/reasons.json"));
     assert!(
-        common::at(1_010_999.0, || c.open(&t, &OpenWith::view())).is_ok(),
-        "exp itself is still valid"
-    );
-    assert_eq!(
-        reason(common::at(1_011_000.0, || c.open(&t, &OpenWith::view()))),
-        Reason::Expired
-    );
-    let lenient = codec_with(&[KEY], |o| o.leeway_seconds = 5);
-    assert!(common::at(1_015_999.0, || lenient.open(&t, &OpenWith::view())).is_ok());
-    assert_eq!(
-        reason(common::at(1_016_000.0, || lenient.open(&t, &OpenWith::view()))),
-        Reason::Expired
-    );
-}
-
-#[test]
-fn reason_bind_in_both_directions_of_drift() {
-    let c = codec();
-    let bound = c.seal(GAME, &SealWith::view().bind("alice")).unwrap();
-    let unbound = c.seal(GAME, &SealWith::view()).unwrap();
-    assert!(c.open(&bound, &OpenWith::view().bind("alice")).is_ok());
-    assert_eq!(
-        reason(c.open(&bound, &OpenWith::view().bind("bob"))),
-        Reason::Bind
-    );
-    assert_eq!(reason(c.open(&bound, &OpenWith::view())), Reason::Bind);
-    assert_eq!(
-        reason(c.open(&unbound, &OpenWith::view().bind("alice"))),
-        Reason::Bind
-    );
-}
-
-#[test]
-fn reason_purpose_and_tool() {
-    let c = codec();
-    let view = c.seal(GAME, &SealWith::view()).unwrap();
-    let rs = c.seal(GAME, &SealWith::request_state("move")).unwrap();
-    let raw = c.seal(GAME, &SealWith::raw()).unwrap();
-    assert_eq!(
-        c.open(&rs, &OpenWith::request_state("move"))
-            .unwrap()
-            .payload_json(),
-        GAME
-    );
-    assert_eq!(
-        reason(c.open(&rs, &OpenWith::request_state("start"))),
-        Reason::Purpose
-    );
-    assert_eq!(reason(c.open(&rs, &OpenWith::view())), Reason::Purpose);
-    assert_eq!(
-        reason(c.open(&view, &OpenWith::request_state("move"))),
-        Reason::Purpose
-    );
-    assert_eq!(reason(c.open(&raw, &OpenWith::view())), Reason::Purpose);
-    // verify (raw) sees the purpose envelope as the payload
-    assert_eq!(
-        c.open(&view, &OpenWith::raw()).unwrap().payload_json(),
-        format!(r#"{{"p":"v","d":{GAME}}}"#)
-    );
-}
-
-#[test]
-fn steps_run_in_spec_order() {
-    // An expired token under the wrong key is reported as `mac`, an expired and
-    // wrongly bound one as `expired`, a wrongly bound view token opened as
-    // requestState as `bind`: the earlier step wins.
-    let c = codec();
-    let t = c.seal(GAME, &SealWith::view().bind("alice")).unwrap();
-    let later = NOW_MS + 3_600_000.0;
-    assert_eq!(
-        reason(common::at(later, || codec_with(&[KEY2], |_| {})
-            .open(&t, &OpenWith::view().bind("bob")))),
-        Reason::Mac
-    );
-    assert_eq!(
-        reason(common::at(later, || c.open(&t, &OpenWith::view().bind("bob")))),
-        Reason::Expired
-    );
-    assert_eq!(
-        reason(c.open(&t, &OpenWith::request_state("move").bind("bob"))),
-        Reason::Bind
+        cases >= 14 && tokens >= 35,
+        "the table is complete: {cases} cases, {tokens} tokens"
     );
 }
 
@@ -225,7 +115,7 @@ fn keys_are_checked_at_construction() {
         dev.open(&t, &OpenWith::view()).unwrap().payload_json(),
         GAME
     );
-    // One development key per process: another keyless codec opens it (issue 36), a keyed one does not.
+    // One development key per process: another keyless codec opens it, a keyed one does not.
     let other = Codec::new(CodecOptions::<Vec<u8>>::default()).unwrap();
     assert_eq!(
         other.open(&t, &OpenWith::view()).unwrap().payload_json(),
@@ -342,7 +232,7 @@ fn an_empty_key_list_is_refused_never_the_ephemeral_key() {
         .is_ephemeral());
 }
 
-/// Issue 35, item 5: the request's canonical text is bounded by
+/// The request's canonical text is bounded by
 /// `max_request_bytes` before it is hashed: a seal error naming the limit,
 /// and `request` on open.
 #[cfg(feature = "jcs")]
@@ -384,7 +274,7 @@ fn requests_over_max_request_bytes_are_refused_both_ways() {
     assert_eq!(reason(open_big), Reason::Request);
 }
 
-/// Issue 35, item 4: a request where the token cannot carry one is refused,
+/// A request where the token cannot carry one is refused,
 /// never dropped: sealing a view or raw token with one, a secret on a raw
 /// token, and opening a raw token with one.
 #[cfg(feature = "jcs")]
@@ -413,7 +303,7 @@ fn a_request_or_secret_a_token_cannot_carry_is_refused() {
     assert!(c.open(&raw, &OpenWith::raw()).is_ok());
 }
 
-/// Issue 36, item 6: an opened payload prints as its JSON, and the errors
+/// An opened payload prints as its JSON, and the errors
 /// speak Rust's option names.
 #[test]
 fn payloads_print_as_json_and_errors_use_rusts_names() {

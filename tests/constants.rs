@@ -109,6 +109,16 @@ fn render() -> String {
         DEFAULT_STORE_TIMEOUT_MS.to_string(),
     );
     line(
+        "How long a View waits by default for the MCP Apps bridge to answer ui/initialize, ms, where window.openai exists, before it decides its store without the bridge (a JS-only rule).",
+        "DEFAULT_BRIDGE_TIMEOUT_MS",
+        DEFAULT_BRIDGE_TIMEOUT_MS.to_string(),
+    );
+    line(
+        "How long a View's `ready` waits by default for the tool result whose viewUUID decides the \"local\" store, ms; a store decided later joins then (a JS-only rule).",
+        "DEFAULT_READY_TIMEOUT_MS",
+        DEFAULT_READY_TIMEOUT_MS.to_string(),
+    );
+    line(
         "The proposal's suggested floor for a Host's maxBytes, and the size limit of the View-side stores that have no Host's maxBytes (a JS-only rule).",
         "DEFAULT_VIEW_STATE_MAX_BYTES",
         DEFAULT_VIEW_STATE_MAX_BYTES.to_string(),
@@ -159,6 +169,15 @@ fn render() -> String {
 /// (ViewStateSaveQueue, ViewStateAppBridge), so the core has no copy; it is
 /// rendered here so that both JS users read one value.
 const DEFAULT_STORE_TIMEOUT_MS: u32 = 5000;
+
+/// The View's bound on a bridge that may never answer: Apps SDK hosts inject
+/// window.openai and answer nothing, while MCP Apps hosts answer ui/initialize
+/// within milliseconds.
+const DEFAULT_BRIDGE_TIMEOUT_MS: u32 = 500;
+
+/// The View's bound on waiting for the first tool result before `ready`: a
+/// Host may send none after a reload (the MCP Inspector).
+const DEFAULT_READY_TIMEOUT_MS: u32 = 1000;
 
 /// The one default size limit of view state (ViewStateAppBridge's maxBytes,
 /// and the View's "openai", "local" and "memory" stores), for both JS users.
@@ -263,6 +282,8 @@ fn the_glue_keeps_no_copy_of_its_own() {
         format!("= {}", js(&token_prefix())),
         DEFAULT_STORE_TIMEOUT_MS.to_string(),
         "5_000".to_owned(),
+        format!("Ms = {DEFAULT_BRIDGE_TIMEOUT_MS}"),
+        format!("Ms = {DEFAULT_READY_TIMEOUT_MS}"),
         DEFAULT_VIEW_STATE_MAX_BYTES.to_string(),
         "64 * 1024".to_owned(),
         "10_000".to_owned(),

@@ -1,5 +1,4 @@
-//! One canonical form of a request (RFC 8785), the review's findings as
-//! regression tests (issue 35): a request that has none is refused when
+//! One canonical form of a request (RFC 8785): a request that has none is refused when
 //! sealing and is reason `"request"` when opening, never mapped onto the form
 //! of another request (which would let a token sealed for one open for the other).
 #![cfg(feature = "jcs")]

@@ -372,7 +372,7 @@ fn getrandom_draws_a_real_ephemeral_key_in_the_browser() {
         open(&one, OP_VIEW, &t, "", None, NOW).as_deref(),
         Ok("{\"dev\":true}")
     );
-    // One development key per wasm instance (an isolate): every keyless codec shares it (issue 36).
+    // One development key per wasm instance (an isolate): every keyless codec shares it, so tokens of one open in another.
     assert_eq!(
         open(&two, OP_VIEW, &t, "", None, NOW).as_deref(),
         Ok("{\"dev\":true}"),

@@ -27,10 +27,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { VIEW_HTML } from "./game/build.mjs";
 import { serveSandbox } from "./lib/sandbox-server.mjs";
-import { REPO_ROOT, serve } from "../js/lib/serve.mjs";
-import { buildWorker, startServer } from "../js/lib/miniflare.mjs";
-import { DEFAULT_VIEW_HTML, startRustServer } from "../js/lib/rust-server.mjs";
-import { VIEW_RESOURCE_META, VIEW_URI } from "./server/view-meta.js";
+import { DEFAULT_VIEW_HTML, REPO_ROOT, buildWorker, serve, startRustServer, startServer } from "../js/lib/servers.mjs";
+import { VIEW_DECLARATION } from "./server/view-meta.js";
 
 function parseArgs(argv) {
   const opts = { instances: 2, port: 8000, mcpPort: 8787, ttl: process.env.TTL_SECONDS ? Number(process.env.TTL_SECONDS) : undefined, rust: false };
@@ -121,7 +119,7 @@ async function main() {
       const port = opts.mcpPort === 0 ? 0 : opts.mcpPort + opts.instances;
       const s = await withPortFallback(port, (p) =>
         // The same View (URI and _meta) as workerd: the Host reads it from whichever server its request reaches.
-        startRustServer({ port: p, key, ttlSeconds: opts.ttl, instance: "rust", viewHtml: process.env.VIEW_HTML || DEFAULT_VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
+        startRustServer({ port: p, key, ttlSeconds: opts.ttl, instance: "rust", viewHtml: process.env.VIEW_HTML || DEFAULT_VIEW_HTML, ...VIEW_DECLARATION }),
       );
       disposers.push(() => s.dispose());
       servers.push(s);

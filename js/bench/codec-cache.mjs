@@ -1,4 +1,4 @@
-// The codec cache (issue 35 finding 6): the cost per seal when every request
+// The codec cache: the cost per seal when every request
 // builds its StateCodec for one of N tenants (keys) in turn, the per-request
 // pattern of a multi-tenant server, against the same seals on codecs built
 // once per tenant and kept, side by side in one run. (Kept codecs share the

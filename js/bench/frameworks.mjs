@@ -1,4 +1,4 @@
-// The package inside the frameworks (issue 33), side by side in one run:
+// The package inside the frameworks, side by side in one run:
 //
 // - size: each recipe of js/frameworks/recipes built as a Worker by
 //   `wrangler deploy --dry-run --outdir` (nodejs_compat), with our package and

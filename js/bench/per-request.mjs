@@ -1,4 +1,4 @@
-// Codecs per request (docs/server.md, "A codec per request"; issue 24): memory when every
+// Codecs per request (docs/server.md, "A codec per request"): memory when every
 // request builds its own codec, seals and opens a 64 KiB payload and drops
 // the codec without free(), as a stateless handler does.
 //
@@ -76,7 +76,7 @@ try {
   for (let i = 0; i < ${codecs}; i++) {
     pending.push(oneRequest(${JSON.stringify(kind)}, i));
     if (i === 99) after100 = sample();
-    // Stop well before the 4 GiB trap: past it the machine swaps (24 min on main).
+    // Stop well before the 4 GiB trap: past it the machine swaps for many minutes.
     if (memory.buffer.byteLength - before.wasm > 512 * 1024 * 1024) {
       error = "stopped: wasm memory grew past 512 MiB after " + (i + 1) + " codecs";
       break;

@@ -21,7 +21,7 @@ function rowsFor(c, payload) {
     add("ours", "open", "take", "open", bound, { sync: () => c.ours.open(v, o) });
     add("ours", "sealRequestState", "make", "sealRequestState", bound, { sync: () => c.ours.sealRequestState(payload, TOOL, o) });
     add("ours", "openRequestState", "take", "openRequestState", bound, { sync: () => c.ours.openRequestState(r, TOOL, o) });
-    // The secret part (issue 23): a 32-byte secret encrypted beside the payload.
+    // The secret part: a 32-byte secret encrypted beside the payload.
     const so = { ...o, secret: SECRET };
     const vs = c.ours.seal(payload, so);
     add("ours, with a secret", "seal", "make", "seal", bound, { sync: () => c.ours.seal(payload, so) });

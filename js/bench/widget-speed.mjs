@@ -1,4 +1,4 @@
-// The widget API's throughput on each backend (issue 15, "the View's cost"):
+// The widget API's throughput on each backend (the View's cost):
 // readTokenUnverified and adoptToken served by the widget .wasm and by its
 // JS twin (widget/read-js.js, what a View gets under a CSP without
 // 'wasm-unsafe-eval'), side by side in one process, round robin, CPU time.

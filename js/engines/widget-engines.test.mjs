@@ -28,7 +28,7 @@ import * as esbuild from "esbuild";
 import { POLICIES, srcdocFor } from "../bundlers.mjs";
 import { CONSUMER, JS_DIR, PACKAGE_DIR, ROOT, importPackage } from "../test/support.mjs";
 import { startSession } from "../lib/webdriver.mjs";
-import { serve } from "../lib/serve.mjs";
+import { serve } from "../lib/servers.mjs";
 
 const NOW_MS = Date.UTC(2026, 6, 28, 12, 0, 0, 250);
 const FUTURE = 4_000_000_000;

@@ -5,18 +5,19 @@
 // skew starts to refuse tokens. Writes the "Fleet" section of
 // js/bench/RESULTS.md (the rest of that file is left as it is).
 //
-//   node js/fleet/bench.mjs [--users 32] [--seconds 15] [--rounds 5] [--instances 3] [--no-write]
+//   node js/fleet/bench.mjs [--users N] [--seconds S] [--rounds N] [--instances N] [--no-write]
+//   (by default 32 users, 15 s a run, 5 rounds, 3 instances)
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildWorker } from "../lib/miniflare.mjs";
+import { buildWorker } from "../lib/servers.mjs";
 import { importPackage } from "../test/support.mjs";
 import { instanceName, startFleet } from "./fleet.mjs";
 import { quantile, runLoad } from "./load.mjs";
 
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "../bench/RESULTS.md");
-const HEADING = "### Fleet (issue 43)";
+const HEADING = "### Fleet";
 const KEY = "fleet bench key: thirty-two bytes or more";
 const NEXT_KEY = "fleet bench key: the next one, 32 bytes+";
 const CODECS = { ours: "mcp-sealed-state", sdk: "sdk" };

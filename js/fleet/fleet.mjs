@@ -1,10 +1,10 @@
 // A fleet of the demo MCP server (www/server) on loopback: N instances, each
-// its own workerd process started through js/lib/miniflare.mjs, behind the
+// its own workerd process started through js/lib/servers.mjs, behind the
 // front (./front.mjs). Instances can be restarted with another configuration
 // (a rolling deploy), or killed with SIGKILL by their own PID and brought
 // back. Every refusal an instance logs (`reason=...`, server side only) is
 // collected, so a scenario can tell an expired token from a foreign key.
-import { buildWorker, startServer } from "../lib/miniflare.mjs";
+import { buildWorker, startServer } from "../lib/servers.mjs";
 import { startFront } from "./front.mjs";
 import { alive, childPids, cpuSeconds, rssKiB } from "./processes.mjs";
 

@@ -5,7 +5,7 @@
 // measures. Needs the packed package and the built View (see README.md).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { buildWorker } from "../lib/miniflare.mjs";
+import { buildWorker } from "../lib/servers.mjs";
 import { importPackage } from "../test/support.mjs";
 import { startFleet } from "./fleet.mjs";
 import { runLoad, seededRandom } from "./load.mjs";

@@ -53,7 +53,7 @@ framework's auth hands you.
 In each framework's Worker build (wrangler, gzip) the package adds about 43 KB,
 its edge \`.wasm\` and glue; a tool call that opens a token is as fast as one
 that reads plain JSON, within this machine's noise
-([js/bench/RESULTS.md](../js/bench/RESULTS.md#inside-the-frameworks-issue-33)).
+([js/bench/RESULTS.md](../js/bench/RESULTS.md#inside-the-frameworks)).
 
 ## The SDK's requestState seam and the tool's arguments
 

@@ -18,16 +18,17 @@ export function tarball() {
   return join(OUT, tgz[0]);
 }
 
-const npm = (args) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: FRAMEWORKS, stdio: ["ignore", "ignore", "inherit"] });
+const npm = (project, args) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project, stdio: ["ignore", "ignore", "inherit"] });
 
-export function setup() {
+/** `npm ci` of `project` (an npm project with its lockfile) when its lockfile changed, then the packed tarball installed without saving. */
+export function setup(project = FRAMEWORKS) {
   const tgz = tarball();
-  const marker = join(FRAMEWORKS, "node_modules/.package-lock.json");
-  if (!existsSync(marker) || statSync(join(FRAMEWORKS, "package-lock.json")).mtimeMs > statSync(marker).mtimeMs) npm(["ci"]);
+  const marker = join(project, "node_modules/.package-lock.json");
+  if (!existsSync(marker) || statSync(join(project, "package-lock.json")).mtimeMs > statSync(marker).mtimeMs) npm(project, ["ci"]);
   // The installed copy is this tarball's when its package.json matches byte for byte and it is not older.
-  const installed = join(FRAMEWORKS, "node_modules/mcp-sealed-state/.tarball");
+  const installed = join(project, "node_modules/mcp-sealed-state/.tarball");
   if (!existsSync(installed) || readFileSync(installed, "utf8") !== `${tgz} ${statSync(tgz).mtimeMs}`) {
-    npm(["install", "--no-save", tgz]);
+    npm(project, ["install", "--no-save", tgz]);
     writeFileSync(installed, `${tgz} ${statSync(tgz).mtimeMs}`);
   }
 }

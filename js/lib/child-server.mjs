@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./serve.mjs";
+import { freePort } from "./servers.mjs";
 
 /** `dispose()` for `child`: SIGTERM, SIGKILL after 10 s, resolved once it has exited (`exited` settles on its exit). */
 export function stopper(child, exited) {

@@ -2,7 +2,7 @@
 // /usr/bin/chromium driven by playwright-core (no browser download works here).
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { REPO_ROOT } from "./serve.mjs";
+import { REPO_ROOT } from "./servers.mjs";
 
 // Without the background-networking flags Chromium keeps dialling Google
 // hosts, which this machine's closed network refuses.
@@ -47,16 +47,24 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 /**
  * Keep `context` on loopback, as this machine's and CI's network is: the
  * Google Fonts stylesheet a tool's UI loads (both Inspectors do) gets an empty
- * one, and any other request off loopback is aborted and pushed onto `problems`.
+ * one, a host matching one of `silence` (RegExps: a tool's telemetry) an empty
+ * 204 answered here, and any other request off loopback is aborted and pushed
+ * onto `problems`. Returns the list of the silenced requests' URLs as it fills.
  */
-export function keepOnLoopback(context, problems) {
-  return context.route(
+export async function keepOnLoopback(context, problems, { silence = [] } = {}) {
+  const silenced = [];
+  await context.route(
     (url) => !LOOPBACK.has(url.hostname),
     (route) => {
       const url = new URL(route.request().url());
       if (url.hostname === "fonts.googleapis.com") return route.fulfill({ status: 200, contentType: "text/css", body: "" });
+      if (silence.some((re) => re.test(url.hostname))) {
+        silenced.push(url.href);
+        return route.fulfill({ status: 204, body: "" });
+      }
       problems.push(`a request off loopback: ${url.href}`);
       return route.abort();
     },
   );
+  return silenced;
 }

@@ -1,4 +1,4 @@
-// An MCP client of the demo servers (js/lib/miniflare.mjs, js/lib/rust-server.mjs)
+// An MCP client of the demo servers (js/lib/servers.mjs: workerd and Rust)
 // and the few reads of their tool results that the tests of both make.
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";

@@ -2,18 +2,20 @@
 // a devDependency) as a child process on loopback, for the browser e2e:
 //
 //   startInspector({ serverUrl, onLog })  -> { url, sandboxUrl, process, readyMs, dispose }
+//   connectInspector(page)                 its UI, opened in a page, connected to that server
 //
 // `url` is the UI with its auth token in the query (the Inspector's own way of
 // handing the token to a browser). The Inspector needs Node >= 22.19, so it
 // runs on npm `node` (22.x, js/node_modules/node), not on the Node running the
 // tests. Everything it writes (secrets, catalog, storage) goes to a temporary
 // HOME that dispose() removes; the token goes through the environment, never argv.
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { startWithHome, stopper } from "./child-server.mjs";
-import { REPO_ROOT } from "./serve.mjs";
+import { REPO_ROOT } from "./servers.mjs";
 
 const NODE_MODULES = join(REPO_ROOT, "js/node_modules");
 /** npm `node` (22.x): the Inspector's engines field asks for >= 22.19. */
@@ -73,4 +75,28 @@ export async function startInspector({ serverUrl, onLog } = {}) {
   // CLIENT_PORT cannot be 0 (the Inspector derives its origin allow-list from
   // it), so a free port is found first; a lost race is retried.
   return startWithHome("mcp-inspector-", ({ port, home }) => startOnce({ serverUrl, port, home, onLog }));
+}
+
+/**
+ * Connect the Inspector's UI (open in `page`) to its server. Its switch is
+ * controlled by its connection status, and its handler awaits a pending
+ * promise before it sets "connecting"; on two busy cores a click can land
+ * before that settles and change nothing (CI saw it). So click, wait for the
+ * switch to show connecting or connected, and click again only while it still
+ * shows neither.
+ */
+export async function connectInspector(page) {
+  const toggle = page.getByRole("switch", { name: /Connect or disconnect/ });
+  const connected = page.getByText("Connected", { exact: true }).first();
+  for (let attempt = 1; ; attempt++) {
+    await toggle.click({ force: true }); // Mantine draws the track over the input
+    const input = await toggle.elementHandle();
+    const started = await page
+      .waitForFunction((el) => el.checked, input, { timeout: 10_000 })
+      .then(() => true)
+      .catch(() => false); // not yet, or the input was re-rendered under the click
+    if (started || (await connected.isVisible())) break;
+    assert.ok(attempt < 3, "the Inspector did not start connecting after three clicks on its switch");
+  }
+  await connected.waitFor();
 }

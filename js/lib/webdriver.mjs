@@ -20,7 +20,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { REPO_ROOT, freePort } from "./serve.mjs";
+import { REPO_ROOT, freePort } from "./servers.mjs";
 
 /** The key of a W3C WebDriver element reference: `{ [ELEMENT]: id }`. */
 export const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";

@@ -1,5 +1,5 @@
 // Bundling a worker for real workerd (Miniflare) against the PACKED package,
-// shared by the demo server (./miniflare.mjs), the soak (js/soak.mjs)
+// shared by the demo server (./servers.mjs), the soak (js/soak.mjs)
 // and the cold-start bench (js/bench/cold-workerd.mjs).
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";

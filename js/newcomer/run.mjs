@@ -1,5 +1,5 @@
-// A newcomer's path (issue 36, "Must show"), as a script: pack the tarball,
-// make a fresh Worker project from the README's own code blocks (extracted
+// A newcomer's path, as a script: pack the tarball,
+// make a fresh Worker project from docs/server.md's own code blocks (extracted
 // here, at run time, never copied), install the tarball, and run it under
 // `wrangler dev --local` (npm wrangler on npm node 22, as js/suite does):
 //
@@ -16,7 +16,8 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } f
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { freePort } from "../lib/serve.mjs";
+import { codeBlocks, fileBlock } from "../lib/markdown-blocks.mjs";
+import { freePort } from "../lib/servers.mjs";
 import { WRANGLER_ENV } from "../suite/wrangler-run.mjs";
 
 const execFileP = promisify(execFile);
@@ -33,25 +34,16 @@ function fail(text) {
   process.exit(1);
 }
 
-/** The fenced code blocks of a Markdown file: { lang, text }. */
-function codeBlocks(markdown) {
-  return [...markdown.matchAll(/^```(\w*)[^\n]*\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1], text: m[2] }));
-}
-
-/** The README block whose first line names `file` (`// src/worker.js`, `# wrangler.toml`). */
+/** docs/server.md's block that names `file` in its first line. */
 function readmeFile(blocks, file) {
-  const block = blocks.find(
-    (b) =>
-      b.text
-        .split("\n")[0]
-        .replace(/^(\/\/|#)\s*/, "")
-        .trim() === file,
-  );
-  if (block === undefined) fail(`README.md has no code block that starts with a comment naming ${file}`);
-  return block.text;
+  try {
+    return fileBlock(blocks, file, "docs/server.md");
+  } catch (e) {
+    fail(e.message);
+  }
 }
 
-// ---- the project, from the README alone ------------------------------------
+// ---- the project, from docs/server.md alone---------------------------------
 
 say("node js/pack.mjs");
 await execFileP(process.execPath, [join(JS, "pack.mjs")], { cwd: ROOT });
@@ -60,12 +52,12 @@ if (tarball === undefined) fail("js/pack.mjs left no tarball in js/out");
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(join(OUT, "worker/src"), { recursive: true });
-const blocks = codeBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
+const blocks = codeBlocks(readFileSync(join(ROOT, "docs/server.md"), "utf8"));
 writeFileSync(join(OUT, "worker/src/worker.js"), readmeFile(blocks, "src/worker.js"));
 writeFileSync(join(OUT, "worker/wrangler.toml"), readmeFile(blocks, "wrangler.toml"));
 writeFileSync(join(OUT, "worker/package.json"), `${JSON.stringify({ name: "newcomer-worker", private: true, type: "module" }, null, 2)}\n`);
 cpSync(join(JS, "out", tarball), join(OUT, "worker", tarball));
-say(`npm install ./${tarball} (a fresh project: src/worker.js and wrangler.toml from README.md)`);
+say(`npm install ./${tarball} (a fresh project: src/worker.js and wrangler.toml from docs/server.md)`);
 await execFileP("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `./${tarball}`], { cwd: join(OUT, "worker") });
 
 // ---- wrangler dev --local ---------------------------------------------------
@@ -103,7 +95,7 @@ async function withWrangler(vars, fn) {
   }
 }
 
-// The README's Worker: GET / seals { count: 0 }; GET /?state=T opens T and seals count + 1.
+// docs/server.md's Worker: GET / seals { count: 0 }; GET /?state=T opens T and seals count + 1.
 const call = async (base, state) => {
   const r = await fetch(state === undefined ? base : `${base}/?${new URLSearchParams({ state })}`);
   const text = await r.text();
@@ -130,7 +122,7 @@ if (third?.status !== 200 || third.body.count !== 2) fail(`the third request: ${
 if (!dev.output().includes("no key configured; using a development key")) fail(`no development-key warning in wrangler's output:\n${dev.output()}`);
 say(`   counts 0, 1, 2 across three requests; the warning was logged`);
 
-say('2. wrangler dev, no STATE_KEY, NODE_ENV = "production" (README\'s wrangler.toml): the request fails naming STATE_KEY');
+say('2. wrangler dev, no STATE_KEY, NODE_ENV = "production" (docs/server.md\'s wrangler.toml): the request fails naming STATE_KEY');
 const prod = await withWrangler({}, (base) => call(base));
 if (prod.result.status < 500) fail(`production without a key answered ${prod.result.status}: ${JSON.stringify(prod.result.body)}`);
 const named = "set the Worker secret STATE_KEY";

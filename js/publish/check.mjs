@@ -43,7 +43,7 @@ const failures = [];
 {
   let json;
   try {
-    json = execFileSync(process.execPath, [join(here, "node_modules/@arethetypeswrong/cli/dist/index.js"), "--format", "json", tarball], { encoding: "utf8" });
+    json = execFileSync(process.execPath, [join(here, "node_modules/@arethetypeswrong/cli/dist/index.js"), "--format", "json", tarball], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 }); // its JSON carries resolution traces: megabytes
   } catch (e) {
     json = e.stdout;
   }

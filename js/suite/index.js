@@ -2,10 +2,11 @@
 // unchanged (js/suite/runtimes.test.mjs drives Node 20, 22, 24 and 26, Deno, Bun,
 // workerd and Chromium). Each module imports the package by its bare name,
 // which each runtime resolves from a project that installed the packed
-// tarball, with its own export condition. `vectors.js` is written next to
-// this file by the runner from tests/vectors/sdk-v1.json.
+// tarball, with its own export condition. `vectors.js` and `tables.js` are
+// written next to this file by the runner from tests/vectors/.
 import "./cases/codec.js";
 import "./cases/reasons.js";
+import "./cases/hostile.js";
 import "./cases/rotation.js";
 import "./cases/clock.js";
 import "./cases/vectors.js";

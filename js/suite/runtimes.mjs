@@ -37,7 +37,7 @@ export const BIN = {
 };
 
 /** The files of the suite a project gets (not the runners). */
-const SUITE_FILES = ["harness.js", "util.js", "index.js", "main.js", "cases"];
+const SUITE_FILES = ["harness.js", "util.js", "table.js", "index.js", "main.js", "cases"];
 
 // No runtime reports home or asks anything while the suite runs.
 const QUIET_ENV = { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", DO_NOT_TRACK: "1" };
@@ -66,7 +66,8 @@ async function exec(file, args, { cwd, env, timeout = 180_000 } = {}) {
 
 /**
  * A consumer project at js/out/suite-<name>: a package.json that depends on the
- * tarball, the suite's files, the SDK vectors as a module, then `install`.
+ * tarball, the suite's files, the SDK vectors and the opening tables as modules,
+ * then `install`.
  */
 export async function makeProject(name, install) {
   const dir = join(OUT, `suite-${name}`);
@@ -75,8 +76,10 @@ export async function makeProject(name, install) {
   const pkg = { name: `suite-${name}`, private: true, type: "module", dependencies: { "mcp-sealed-state": `file:${relative(dir, tarball())}` } };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
   for (const f of SUITE_FILES) cpSync(join(SUITE, f), join(dir, "suite", f), { recursive: true });
-  const vectors = readFileSync(join(ROOT, "tests/vectors/sdk-v1.json"), "utf8");
-  writeFileSync(join(dir, "suite/vectors.js"), `// tests/vectors/sdk-v1.json, as a module every runtime imports alike.\nexport default ${vectors.trim()};\n`);
+  const vector = (name) => readFileSync(join(ROOT, "tests/vectors", name), "utf8").trim();
+  writeFileSync(join(dir, "suite/vectors.js"), `// tests/vectors/sdk-v1.json, as a module every runtime imports alike.\nexport default ${vector("sdk-v1.json")};\n`);
+  const tables = `// tests/vectors/hostile.json and reasons.json, as a module every runtime imports alike.\nexport const hostile = ${vector("hostile.json")};\nexport const reasons = ${vector("reasons.json")};\n`;
+  writeFileSync(join(dir, "suite/tables.js"), tables);
   await install(dir);
   if (!existsSync(join(dir, "node_modules/mcp-sealed-state/package.json"))) throw new Error(`${name}: the install left no node_modules/mcp-sealed-state`);
   return dir;
@@ -236,7 +239,7 @@ async function browserImportMap(dir) {
 
 /** The suite in headless Chromium: the project served on loopback, the page imports the package unbundled. */
 export async function runChromium(dir) {
-  const { serve } = await import("../lib/serve.mjs");
+  const { serve } = await import("../lib/servers.mjs");
   const { launchChromium } = await import("../lib/chromium.mjs");
   const importMap = await browserImportMap(dir);
   writeFileSync(

@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../lib/serve.mjs";
+import { freePort } from "../lib/servers.mjs";
 
 const JS = fileURLToPath(new URL("..", import.meta.url));
 const NODE22 = join(JS, "node_modules/node/bin/node"); // wrangler needs Node >= 22.12

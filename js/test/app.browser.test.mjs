@@ -5,7 +5,7 @@
 // over postMessage, with reloads of the iframe and of the Host page. The same
 // adapters in memory, with failing stores: app.test.mjs.
 //
-// Serves the repo with js/lib/serve.mjs, with /pkg/ mounted on the PACKED
+// Serves the repo with js/lib/servers.mjs, with /pkg/ mounted on the PACKED
 // package (js/out/consumer/node_modules/mcp-sealed-state), so the browser gets
 // exactly what `npm install` gives a user, and the pages of js/fixtures/app (outside js/test: node --test runs every .js under a test/ directory).
 // Run `npm --prefix js run build && node js/pack.mjs` first.
@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { runInNewContext } from "node:vm";
-import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/serve.mjs";
+import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../lib/servers.mjs";
 import { PACKED, failOnPageProblems, launchChromium } from "../lib/chromium.mjs";
 import { atClock } from "../lib/clock.mjs";
 

@@ -1,4 +1,4 @@
-// A request's canonical form (issue 35): the packed package's request digest
+// A request's canonical form: the packed package's request digest
 // against an independent RFC 8785 implementation (npm `canonicalize`) on
 // generated values, the Rust command against the package on generated
 // requests both ways, and wasm memory under large forged requests.
@@ -113,7 +113,7 @@ describe("JS and Rust bind the same requests, both ways (target/debug/mcp-sealed
     }
   });
 
-  // Finding 1 and 2 across languages: what JS refuses, Rust refuses too.
+  // Numbers past the double range and nesting past 64 across languages: what JS refuses, Rust refuses too.
   test("a number past the double range and nesting past 64 are refused by both", async () => {
     const codec = new StateCodec({ key: KEY });
     const token = codec.sealRequestState(1, "tool", { request: { amount: null } });
@@ -131,7 +131,7 @@ describe("JS and Rust bind the same requests, both ways (target/debug/mcp-sealed
   });
 });
 
-// Finding 5: on main a forged token with a 20 MiB request grew wasm memory by 60 MiB for good.
+// A forged token's request is refused before it is copied into wasm, whose memory never shrinks.
 test("1,000 forged tokens with 4 MiB requests: refused (request) before any copy; wasm memory stays flat", async () => {
   const codec = new StateCodec({ key: KEY });
   const token = codec.sealRequestState(1, "tool", { request: { q: "small" } });

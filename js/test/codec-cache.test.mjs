@@ -1,8 +1,7 @@
-// The codec cache (issue 35 finding 6): least recently used, so a hot tenant
-// among many one-off tenants stays built. Builds are counted through the wasm
-// glue's WasmCodec.configError getter, which the cache reads once per build.
-// On main (first in, first out by build, 16 entries) the hot codec was
-// rebuilt every 16 one-off tenants: 62 times in 1,000.
+// The codec cache: least recently used, so a hot tenant among many one-off
+// tenants stays built (first in, first out would rebuild it every 16 one-off
+// tenants: 62 times in 1,000). Builds are counted through the wasm glue's
+// WasmCodec.configError getter, which the cache reads once per build.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EDGE_GLUE_URL, importPackage } from "./support.mjs";

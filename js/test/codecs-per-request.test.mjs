@@ -1,4 +1,4 @@
-// Codecs per request (docs/server.md, "A codec per request"; issue 24): a server that
+// Codecs per request (docs/server.md, "A codec per request"): a server that
 // builds a StateCodec or a drop-in codec inside every request and never frees
 // it keeps wasm memory flat, with no FinalizationRegistry (workerd before
 // 2025-05-05) and in a synchronous burst. And sharing one wasm codec between
@@ -34,7 +34,7 @@ async function oneRequest(kind, i) {
 }`;
 
 describe("Node without FinalizationRegistry: 2,000 codecs, 64 KiB payloads, wasm memory flat after the first 100", () => {
-  // On the layout before issue 24 every codec kept ~200 KiB of buffers: 2,000 reached ~400 MiB.
+  // A codec that kept its own ~200 KiB of buffers would make 2,000 of them ~400 MiB.
   for (const kind of ["StateCodec", "drop-in"]) {
     for (const turns of ["one synchronous loop", "a macrotask between requests"]) {
       test(`${kind}, ${turns}`, async () => {

@@ -1,7 +1,6 @@
-// The drop-in's size limit comes before any decoding (issue 24, finding 2):
-// SECURITY.md promises that a token over maxTokenBytes is refused before it is
-// hashed or decoded, and the drop-in decoded the MAC part (atob) first. The
-// reason stays the SDK-style "malformed" either way, so the test watches the
+// The drop-in's size limit comes before any decoding: SECURITY.md promises
+// that a token over maxTokenBytes is refused before it is hashed or decoded,
+// so an oversize token costs no more than its length check. The reason stays the SDK-style "malformed" either way, so the test watches the
 // work itself: the drop-in's only decoder is the global atob, and its shape
 // step scans the token with lastIndexOf; neither may run for an oversize token.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Each entry of the packed package exports what its users call (issue 34): the
+// Each entry of the packed package exports what its users call: the
 // server entry (`.` and `./edge`) what servers call, the reader and the
 // view-state helpers only from `/widget`, which has its own, smaller wasm.
 // `node js/tools/entry-exports.mjs` lists every entry's names.

@@ -1,4 +1,4 @@
-// Keys compared as HMAC-SHA256 sees them (issue 35, finding 7), through the
+// Keys compared as HMAC-SHA256 sees them, through the
 // packed package: a key is zero-padded to the 64-byte block and a longer key
 // is hashed first, so `K` and `K + "\0"`, or a key over 64 bytes and its
 // SHA-256, are one MAC key. The secret part derives its key from the bytes as

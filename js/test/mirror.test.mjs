@@ -7,9 +7,9 @@
 // Needs the packed package, the one-file View and `cargo build --manifest-path rust-server/Cargo.toml`.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { importPackage } from "./support.mjs";
 import { connectClient, move, start, tokenOf, viewUUIDOf } from "../lib/mcp-client.mjs";
-import { buildWorker, startServer } from "../lib/miniflare.mjs";
-import { startRustServer } from "../lib/rust-server.mjs";
+import { buildWorker, startRustServer, startServer } from "../lib/servers.mjs";
 
 const KEY = "mirror test key: at least thirty-two bytes long";
 const STATE_META_KEY = "ng-mcp-ui/state";
@@ -113,4 +113,16 @@ test("a token mirrored by one server plays on the other (same key): the mirror i
   } finally {
     await close();
   }
+});
+
+test("mirrorToStructuredContent (the package's): copies the token and the viewUUID, leaves the rest and the input unchanged", async () => {
+  const { mirrorToStructuredContent } = await importPackage("");
+  const result = { content: [], structuredContent: { board: "........." }, _meta: { [STATE_META_KEY]: "v1.a.b", viewUUID: "u-1", other: 1 } };
+  const mirrored = mirrorToStructuredContent(result);
+  assert.deepEqual(mirrored.structuredContent, { board: ".........", [STATE_META_KEY]: "v1.a.b", viewUUID: "u-1" });
+  assert.deepEqual(mirrored._meta, result._meta);
+  assert.deepEqual(result.structuredContent, { board: "........." }, "the input is not changed");
+  assert.equal(mirrorToStructuredContent({ content: [] }).structuredContent, undefined, "no _meta: as it was");
+  assert.deepEqual(mirrorToStructuredContent({ content: [], _meta: { viewUUID: "u" } }).structuredContent, { viewUUID: "u" });
+  assert.deepEqual(mirrorToStructuredContent({ content: [], structuredContent: [1], _meta: { viewUUID: 7 } }).structuredContent, [1], "nothing to mirror: unchanged");
 });

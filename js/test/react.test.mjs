@@ -236,3 +236,36 @@ describe("mcp-sealed-state/react", () => {
     await hook.unmount();
   });
 });
+
+describe("mcp-sealed-state/react: the token across a reload, and its status", () => {
+  test("useSealedToken(app, { persist: true }): the token of the View's own call is saved into the view state and restored on the next render, ahead of the Host's replay; status ready", async () => {
+    const codec = createRequestStateCodec({ key: KEY });
+    const storage = store();
+    const renderToken = await codec.mint({ p: "v", d: { n: 0 } });
+    const first = await connected(storage);
+    const callToken = await codec.mint({ p: "v", d: { n: 1 } });
+    first.bridge.oncalltool = async () => ({ content: [], _meta: { [STATE_META_KEY]: callToken } });
+    const hook = await renderHook(() => useSealedToken(first.app, { persist: true }));
+    await act(async () => {
+      await first.bridge.sendToolResult({ content: [], _meta: { [STATE_META_KEY]: renderToken } });
+      await first.ping();
+    });
+    assert.equal(hook.current().token, callToken, "the result of the View's own call, without adopt()");
+    assert.equal(hook.current().status, "ready");
+    for (let i = 0; i < 50 && storage.value?.[STATE_META_KEY] !== callToken; i++) await act(() => new Promise((r) => setTimeout(r, 10)));
+    assert.equal(storage.value?.[STATE_META_KEY], callToken, "saved into the view state");
+    await hook.unmount();
+
+    const again = await connected(storage);
+    const reloaded = await renderHook(() => useSealedToken(again.app, { persist: true }));
+    await act(async () => {
+      await again.viewState.ready;
+      await new Promise((r) => setTimeout(r, 10));
+      await again.bridge.sendToolResult({ content: [], _meta: { [STATE_META_KEY]: renderToken } }); // the Host's replay
+      await again.ping();
+    });
+    assert.equal(reloaded.current().token, callToken);
+    assert.equal(reloaded.current().source, "viewState");
+    await reloaded.unmount();
+  });
+});

@@ -1,7 +1,6 @@
-// The widget API's reader under a wasm memory cap (issue 24, finding 5, edge
-// reader): a token the wasm cannot make room for is read by the JS twin
-// (widget/read-js.js), never called malformed (the edge entry had a reader
-// too; the widget entry has the only one now). The wasm fails two ways, depending on where the cap bites: it
+// The widget API's reader under a wasm memory cap: a token the wasm cannot
+// make room for is read by the JS twin (widget/read-js.js), never called
+// malformed. The wasm fails two ways, depending on where the cap bites: it
 // traps (an allocation it cannot refuse: the twin serves from then on), or it
 // refuses cleanly (its body buffer is reserved with try_reserve, and a refusal
 // looks like a malformed token). Each run is a fresh Node with

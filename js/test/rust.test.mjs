@@ -13,8 +13,7 @@ import { promisify } from "node:util";
 import { assertRefused, connectClient, move, start, tamper, textOf, tokenOf, viewUUIDOf } from "../lib/mcp-client.mjs";
 import * as sdk from "@modelcontextprotocol/server";
 import { ROOT, importPackage } from "./support.mjs";
-import { buildWorker, startServer } from "../lib/miniflare.mjs";
-import { DEFAULT_VIEW_HTML, startRustServer } from "../lib/rust-server.mjs";
+import { DEFAULT_VIEW_HTML, buildWorker, startRustServer, startServer } from "../lib/servers.mjs";
 import { atClock as at } from "../lib/clock.mjs";
 
 const { SEALED_STATE_INVALID_MESSAGE, StateCodec } = await importPackage();
@@ -23,7 +22,6 @@ const { readTokenUnverified } = await importPackage("/widget");
 const KEY = "rust-interop-key: at least thirty-two bytes long";
 const CLI = join(ROOT, "target/debug/mcp-sealed-state");
 if (!existsSync(CLI)) throw new Error(`${CLI} is not built: run \`cargo build --features cli\` first`);
-const VIEW_URI = "ui://mcp-sealed-state/tic-tac-toe.html";
 const ERAS = [
   { era: "2025 (default negotiation)", options: {}, version: /^2025-/ },
   { era: "2026-07-28 (pinned)", options: { versionNegotiation: { mode: { pin: "2026-07-28" } } }, version: /^2026-07-28$/ },
@@ -53,16 +51,30 @@ const sealedAtMs = (token) => (readTokenUnverified(token).exp - 600) * 1000;
 const servers = {};
 const logs = { rust: [], rust2: [] };
 
+/** The View as `server` declares it: the tools' two URIs and the resource contents' `_meta`, read over MCP. */
+async function viewDeclaration(server) {
+  const { client, close } = await connectClient(server.mcpUrl, { name: "rust-test" });
+  try {
+    const [{ _meta: toolMeta }] = (await client.listTools()).tools;
+    const viewUri = toolMeta.ui.resourceUri;
+    const [{ _meta: viewMeta }] = (await client.readResource({ uri: viewUri })).contents;
+    return { viewUri, templateUri: toolMeta["openai/outputTemplate"], viewMeta };
+  } finally {
+    await close();
+  }
+}
+
 before(async () => {
+  // The workerd server first: the Rust server is told to declare the View as it does (www/server/view-meta.js).
+  servers.workerd = await buildWorker().then((build) => startServer({ key: KEY, instance: "w", build, onLog: () => {} }));
+  const declared = await viewDeclaration(servers.workerd);
   const started = await Promise.allSettled([
-    startRustServer({ key: KEY, instance: "rust", viewHtml: DEFAULT_VIEW_HTML, viewUri: VIEW_URI, onLog: (l) => logs.rust.push(l) }),
+    startRustServer({ key: KEY, instance: "rust", viewHtml: DEFAULT_VIEW_HTML, ...declared, onLog: (l) => logs.rust.push(l) }),
     startRustServer({ instance: "rust2", onLog: (l) => logs.rust2.push(l) }), // no key: dev ephemeral, no View
-    buildWorker().then((build) => startServer({ key: KEY, instance: "w", build, onLog: () => {} })),
   ]);
-  const [rust, rust2, workerd] = started;
+  const [rust, rust2] = started;
   if (rust.status === "fulfilled") servers.rust = rust.value;
   if (rust2.status === "fulfilled") servers.rust2 = rust2.value;
-  if (workerd.status === "fulfilled") servers.workerd = workerd.value;
   const failed = started.find((r) => r.status === "rejected");
   if (failed) throw failed.reason; // after() still stops the ones that started
 });
@@ -189,7 +201,7 @@ test("GET /health, CORS preflight for a browser Host, foreign Origin refused", a
 
 for (const { era, options, version } of ERAS) {
   describe(`MCP client → the rmcp server, ${era}`, () => {
-    test("the same tools as the workerd server, linked to the ui:// View it serves", async () => {
+    test("the same tools as the workerd server, linked to the ui:// View it serves for both host models", async () => {
       const rust = await connect(servers.rust, { options });
       const w = await connect(servers.workerd, { options });
       try {
@@ -197,19 +209,30 @@ for (const { era, options, version } of ERAS) {
         assert.equal(rust.client.getServerVersion().name, w.client.getServerVersion().name);
         const { tools } = await rust.client.listTools();
         const { tools: wTools } = await w.client.listTools();
-        const strip = ({ _meta, execution, ...t }) => t; // eslint-disable-line no-unused-vars
+        const strip = ({ execution, ...t }) => t; // eslint-disable-line no-unused-vars
         assert.deepEqual(tools.map(strip), wTools.map(strip));
-        for (const t of tools) assert.deepEqual(t._meta, { ui: { resourceUri: VIEW_URI } });
+        const [{ _meta: meta }] = wTools;
+        assert.notEqual(meta.ui.resourceUri, meta["openai/outputTemplate"], "two resources, one per MIME type");
 
-        const { resources } = await rust.client.listResources();
+        // MCP Apps' resource and the Apps SDK's template: the same HTML, each with its MIME type.
+        const resources = [
+          [meta.ui.resourceUri, "text/html;profile=mcp-app"],
+          [meta["openai/outputTemplate"], "text/html+skybridge"],
+        ];
+        const listed = ({ resources }) => resources.map((r) => [r.uri, r.mimeType, r._meta]).sort();
+        assert.deepEqual(listed(await rust.client.listResources()), listed(await w.client.listResources()));
         assert.deepEqual(
-          resources.map((r) => [r.uri, r.mimeType]),
-          [[VIEW_URI, "text/html;profile=mcp-app"]],
+          (await rust.client.listResources()).resources.map((r) => [r.uri, r.mimeType]),
+          resources,
         );
-        const { contents } = await rust.client.readResource({ uri: VIEW_URI });
-        assert.equal(contents.length, 1);
-        assert.equal(contents[0].mimeType, "text/html;profile=mcp-app");
-        assert.equal(contents[0].text, readFileSync(DEFAULT_VIEW_HTML, "utf8"));
+        for (const [uri, mimeType] of resources) {
+          const { contents } = await rust.client.readResource({ uri });
+          const { contents: wContents } = await w.client.readResource({ uri });
+          assert.equal(contents.length, 1);
+          assert.equal(contents[0].mimeType, mimeType);
+          assert.equal(contents[0].text, readFileSync(DEFAULT_VIEW_HTML, "utf8"));
+          assert.deepEqual(contents, wContents, uri);
+        }
         await assert.rejects(rust.client.readResource({ uri: "ui://other" }));
       } finally {
         await Promise.all([rust.close(), w.close()]);

@@ -141,8 +141,8 @@ test("a missing key with NODE_ENV=production (child process): construction throw
   assert.equal(dev.stdout.trim(), "ok");
 });
 
-// Issue 36 item 2: on main each keyless codec drew its own key, so a codec
-// built per request refused the previous request's tokens ("b: mac").
+// One development key per process: a codec built per request must open the
+// tokens of the previous request's codec.
 test("no key in development (child process): one development key per process, drawn at first use; the warning logged once", async () => {
   const r = await child(
     `const a = new m.StateCodec(), b = new m.StateCodec(), c = new m.StateCodec({ key: ${JSON.stringify(KEY)} });

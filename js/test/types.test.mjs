@@ -67,15 +67,30 @@ const wrong: string = codec.open<{ board: number[] }>(token);
 // The ext-apps adapters, with their optional peer installed beside the package.
 const adapters = `
 import { App } from "@modelcontextprotocol/ext-apps";
-import { connectWithViewState, keepFreshestToken, trackViewState, ViewState, VIEW_STATE_STORES, LOCAL_KEY_PREFIX, type TokenKeeper, type ViewStateStoreName } from "mcp-sealed-state/app";
+import { callTool, connectWithViewState, keepFreshestToken, trackViewState, ViewState, VIEW_STATE_STORES, LOCAL_KEY_PREFIX, type HostModel, type TokenKeeper, type TokenStatus, type ViewStateStoreName } from "mcp-sealed-state/app";
 import { DEFAULT_STORE_TIMEOUT_MS, ViewStateAppBridge, localStorageViewState, type ViewStateStore } from "mcp-sealed-state/app-bridge";
 import { DEFAULT_DEBOUNCE_MS, useSealedToken, useViewState } from "mcp-sealed-state/react";
 
 const app = new App({ name: "v", version: "1" }, {});
 const keeper: TokenKeeper = keepFreshestToken(app, { onchange: (t) => void t });
 const held: string | null = keeper.token;
-const from: "_meta" | "toolResponseMetadata" | "structuredContent" | "offer" | null = keeper.source;
+const from: "_meta" | "toolResponseMetadata" | "structuredContent" | "viewState" | "offer" | null = keeper.source;
 const gone: boolean = keeper.expired;
+const status: "waiting" | "ready" | "expired" | "none" = keeper.status;
+const persisted: TokenKeeper = keepFreshestToken(app, { persist: true, window: undefined });
+keepFreshestToken(app, { persist: "token" });
+// @ts-expect-error: persist is true, false or a member name
+keepFreshestToken(app, { persist: 1 });
+void callTool(app, { name: "move", arguments: { cell: 1 } }).then((r) => { const c: unknown[] = r.content; const e: boolean | undefined = r.isError; });
+// The restored state typed by the View (TS2558 before connectWithViewState was generic).
+void connectWithViewState<{ tab: string }>(app, { bridgeTimeoutMs: 500, readyTimeoutMs: 1000 }).then(async (vs) => {
+  const tab: string | undefined = vs.restored?.tab;
+  await vs.save({ tab: "x" });
+  // @ts-expect-error: the View's own type
+  await vs.save({ tab: 1 });
+  const model: HostModel = vs.hostModel;
+  const off: () => void = vs.subscribe((same) => { const t: string | undefined = same.restored?.tab; });
+});
 trackViewState(app);
 void connectWithViewState(app).then(async (vs) => {
   const sent: boolean = await vs.save({ tab: "x" });
@@ -112,7 +127,10 @@ function Component() {
   const max: number | null = status.maxBytes;
   const where: ViewStateStoreName | null = status.store;
   const { token, expired } = useSealedToken(keeper);
-  return [state.n, token, expired, max];
+  const sealed = useSealedToken(app, { persist: true });
+  const shown: TokenStatus = sealed.status;
+  const model: HostModel | null = status.hostModel;
+  return [state.n, token, expired, max, shown, model];
 }
 void Component;
 `;

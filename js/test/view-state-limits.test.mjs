@@ -1,8 +1,8 @@
-// Issue 35's view-state findings, from the packed tarball over the REAL
+// The view-state limits, from the packed tarball over the REAL
 // ext-apps 2.0.4 App and AppBridge linked in memory:
-// - 8: the size rule is checked on the exact text that is stored (one
+// - the size rule is checked on the exact text that is stored (one
 //   serialization), objects and null only, in every store;
-// - 9: per-view localStorage is reclaimed (an index with last use; a save
+// - per-view localStorage is reclaimed (an index with last use; a save
 //   that meets the quota drops the least recently used views and retries);
 // - ViewStateSaveQueue's lastSaved follows what the store holds once a
 //   timed-out store call settles.

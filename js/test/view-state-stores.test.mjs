@@ -1,5 +1,5 @@
-// The View's store chain of mcp-sealed-state/app (docs/hosts.md, "View state on every
-// host"): "host" > "openai" > "local" > "memory", from the packed tarball, over
+// The View's store chain of mcp-sealed-state/app (docs/views.md, "View
+// state"): "host" > "openai" > "local" > "memory", from the packed tarball, over
 // the REAL ext-apps 2.0.4 App and AppBridge linked in memory. The frame's
 // globals are stand-ins set per test: `globalThis.openai` is a stand-in of
 // ChatGPT's documented Apps SDK API (`window.openai.widgetState`, the saved

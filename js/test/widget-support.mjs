@@ -47,7 +47,7 @@ export const WIDGET_EXPORTS = [
   "viewStateBytes",
   "viewStateSupport",
 ];
-export const EDGE_ONLY = new Set(["StateCodec", "createRequestStateCodec", "tmcpRequestStateCodec"]);
+export const EDGE_ONLY = new Set(["StateCodec", "createRequestStateCodec", "tmcpRequestStateCodec", "mirrorToStructuredContent"]);
 
 /** The SDK's codec, minting at a pinned clock (it reads Date.now() for exp). */
 export function sdk({ ttlSeconds = 600, bind } = {}) {

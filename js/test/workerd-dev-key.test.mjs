@@ -1,8 +1,8 @@
 // The development key in real workerd (Miniflare, the packed package's
-// workerd entry), issue 36 item 2. On main each keyless codec drew its own
-// key at construction, so (1) a codec built per request refused the previous
-// request's tokens ("mac") and (2) a codec built at module scope stopped the
-// Worker from starting with "the platform's random number generator failed".
+// workerd entry): one key per isolate, drawn at first use, so (1) a codec
+// built per request opens the previous request's tokens and (2) a codec built
+// at module scope does not draw randomness at startup, which workerd refuses
+// ("the platform's random number generator failed").
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { bundleForWorkerd, importTool } from "../lib/workerd.mjs";

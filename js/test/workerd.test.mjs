@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { assertRefused, connectClient, move, start, tamper, textOf, tokenOf, viewUUIDOf } from "../lib/mcp-client.mjs";
 import { importPackage } from "./support.mjs";
-import { buildWorker, startServer } from "../lib/miniflare.mjs";
+import { buildWorker, startServer } from "../lib/servers.mjs";
 
 const { SEALED_STATE_INVALID_MESSAGE } = await importPackage();
 const { readTokenUnverified } = await importPackage("/widget");

@@ -7,7 +7,10 @@
 //   pkg-template/  imports only pkg-template/ (the package ships alone)
 //   js/lib/        imports only js/lib/ (the infrastructure js/ and www/ share)
 //   js/ (the rest) imports js/, never www/
-//   www/           imports www/, js/lib/ and build/ (the built View), nothing else of js/
+//   www/e2e/       imports www/, js/lib/ and build/ (the built View): the tests
+//   www/ (the rest, the demo) imports www/, build/ and, of js/, only
+//                  js/lib/servers.mjs (the launchers it shares with the tests)
+//                  and js/lib/workerd.mjs (the bundler the View's build uses)
 // Bare specifiers (npm packages, node: built-ins) are not checked. esbuild
 // parses every file, so comments and strings that look like imports are not
 // mistaken for them, and dynamic import() of a literal counts.
@@ -63,12 +66,17 @@ export async function importGraph() {
 
 const under = (path, folder) => path === folder || path.startsWith(folder + sep) || path.startsWith(`${folder}/`);
 
+// What the demo shares with the tests, of js/: the launchers, and the workerd
+// bundler that the View's build (www/game/build.mjs) uses too.
+const SHARED_WITH_DEMO = new Set(["js/lib/servers.mjs", "js/lib/workerd.mjs"]);
+
 /** Why the edge `from -> to` runs up or out of its folder, or undefined. */
 export function ruleBroken(from, to) {
   if (under(from, "pkg-template")) return under(to, "pkg-template") ? undefined : "pkg-template imports only pkg-template";
   if (under(from, "js/lib")) return under(to, "js/lib") ? undefined : "js/lib imports only js/lib";
   if (under(from, "js")) return under(to, "js") ? undefined : "js imports only js (js/lib is what it shares with www)";
-  if (under(from, "www")) return under(to, "www") || under(to, "js/lib") || under(to, "build") ? undefined : "www imports only www, js/lib and build";
+  if (under(from, "www/e2e")) return under(to, "www") || under(to, "js/lib") || under(to, "build") ? undefined : "www/e2e imports only www, js/lib and build";
+  if (under(from, "www")) return under(to, "www") || SHARED_WITH_DEMO.has(to) || under(to, "build") ? undefined : `the demo (www/) imports only www, build and ${[...SHARED_WITH_DEMO].join(", ")}`;
   return undefined;
 }
 

@@ -126,8 +126,13 @@ export class ViewStateAppBridge extends AppBridge {
     this._hostContext = withoutViewState(this._hostContext);
     // AppBridge registered ui/initialize with a result schema; re-register it
     // without one (which would strip keys it does not know) and wrap the SDK's handler.
-    this.replaceRequestHandler("ui/initialize", { params: McpUiInitializeRequestSchema.shape.params }, (params, ctx) => this.#initialize(params, ctx));
-    this.setRequestHandler(SET_VIEW_STATE_METHOD, { params: SetViewStateParams }, (params) => this.#save(params.state));
+    try {
+      this.replaceRequestHandler("ui/initialize", { params: McpUiInitializeRequestSchema.shape.params }, (params, ctx) => this.#initialize(params, ctx));
+      this.setRequestHandler(SET_VIEW_STATE_METHOD, { params: SetViewStateParams }, (params) => this.#save(params.state));
+    } catch (error) {
+      // ext-apps 1.x registers handlers by schema, not by method name: the View side works there, this class does not.
+      throw new TypeError("ViewStateAppBridge needs @modelcontextprotocol/ext-apps 2.x (its AppBridge registers request handlers by method name)", { cause: error });
+    }
   }
 
   /** The Host's maxBytes. */

@@ -23,7 +23,18 @@ export interface ViewStateOptions {
    * the last resort. An unknown name, a name twice, or an empty list is a TypeError.
    */
   stores?: readonly ViewStateStoreName[] | undefined;
+  /**
+   * Where `window.openai` exists, how long to wait for the MCP Apps bridge to
+   * answer ui/initialize before deciding the store without it (default 500 ms):
+   * Apps SDK hosts answer nothing.
+   */
+  bridgeTimeoutMs?: number | undefined;
+  /** How long `ready` waits for the tool result whose viewUUID decides "local" (default 1000 ms). */
+  readyTimeoutMs?: number | undefined;
 }
+
+/** How the View reached its Host: the MCP Apps bridge, or the Apps SDK's window.openai alone. */
+export type HostModel = "mcp-apps" | "apps-sdk";
 
 /**
  * For an App that something else connects (ext-apps' React `useApp`:
@@ -46,23 +57,54 @@ type ConnectOptions = NonNullable<Parameters<App["connect"]>[1]>;
  * localStorage), else "memory". `options.stores` restricts or reorders them;
  * the other options go to `app.connect`.
  */
-export declare function connectWithViewState(app: App, transport?: AppTransport, options?: ConnectOptions & ViewStateOptions): Promise<ViewState>;
-export declare function connectWithViewState(app: App, options: ConnectOptions & ViewStateOptions): Promise<ViewState>;
+export declare function connectWithViewState<T extends ViewStateValue = ViewStateValue>(app: App, transport?: AppTransport, options?: ConnectOptions & ViewStateOptions): Promise<ViewState<T>>;
+export declare function connectWithViewState<T extends ViewStateValue = ViewStateValue>(app: App, options: ConnectOptions & ViewStateOptions): Promise<ViewState<T>>;
+
+/**
+ * Call a tool of the View's server in either host model, as ext-apps'
+ * `app.callServerTool(params, options)`: through the MCP Apps bridge once the
+ * Host answered ui/initialize, else through `window.openai.callTool` (Apps SDK
+ * hosts), else through the bridge, which rejects when nothing is connected.
+ * The app's token keepers adopt the result's token as the View's own call's
+ * (so do they for every `app.callServerTool`).
+ */
+export declare function callTool(
+  app: App,
+  params: { name: string; arguments?: Record<string, unknown> | undefined },
+  options?: AppRequestOptions,
+): Promise<CallToolResult>;
+
+/** A tool result as the View receives it. */
+export interface CallToolResult {
+  content: unknown[];
+  structuredContent?: unknown;
+  _meta?: Record<string, unknown> | undefined;
+  isError?: boolean | undefined;
+  [key: string]: unknown;
+}
 
 /** A View's view state for one render, on the best store it has. Made by connectWithViewState. */
 export declare class ViewState<T extends ViewStateValue = ViewStateValue> {
   private constructor();
   /**
-   * Resolves with this ViewState once `store` and `restored` are final: at once,
-   * except where "local" (or "openai"'s write-through to it, when "openai" restored
-   * nothing) waits for the first tool result's viewUUID (none where
-   * window.openai.toolResponseMetadata has one; a result without a usable viewUUID,
-   * or the Host cancelling the call, settles on the next store). Where "openai"
-   * restored a state, it resolves at once and the write-through starts once the
-   * viewUUID is known, with the last state saved before then. Never rejects. It
-   * stays pending while no tool result arrives.
+   * Resolves with this ViewState once `store` and `restored` are settled: at
+   * once, except where "local" (or "openai"'s write-through to it, when
+   * "openai" restored nothing) waits for the first tool result's viewUUID,
+   * and then within `readyTimeoutMs` (default 1000 ms) whatever happens. A
+   * "local" store that a later result decides joins then (it replaces
+   * "memory", or becomes the write-through) and `subscribe` listeners hear of
+   * it, with the state it restored. Never rejects.
    */
   readonly ready: Promise<this>;
+  /** "mcp-apps" when the bridge answered ui/initialize; "apps-sdk" when the store was decided without it (window.openai only). */
+  readonly hostModel: HostModel;
+  /**
+   * `listener(viewState)` runs when a store is decided after `ready` (a later
+   * tool result named the viewUUID of a "local" store): `store`,
+   * `writeThrough` and `restored` where it held a state, which no save
+   * overwrites before the listeners ran. Returns the unsubscribe function.
+   */
+  subscribe(listener: (viewState: this) => void): () => void;
   /** Where saves go; "memory" also while a "local" store waits for the tool result. */
   readonly store: ViewStateStoreName;
   /**
@@ -96,8 +138,16 @@ export declare class ViewState<T extends ViewStateValue = ViewStateValue> {
   save(state: T | null, requestOptions?: AppRequestOptions): Promise<boolean>;
 }
 
-/** Where a kept token came from. */
-export type TokenSource = "_meta" | "toolResponseMetadata" | "structuredContent" | "offer";
+/** Where a kept token came from ("viewState": restored from the previous render's view state). */
+export type TokenSource = "_meta" | "toolResponseMetadata" | "structuredContent" | "viewState" | "offer";
+
+/**
+ * What a View shows for its token: "waiting" (none yet, one may come),
+ * "ready", "expired" (the server refused it: start over), "none" (the View
+ * connected a while ago, no tool is running and no token came: start over;
+ * a token arriving later makes it "ready").
+ */
+export type TokenStatus = "waiting" | "ready" | "expired" | "none";
 
 /** Keeps the freshest sealed token (the one the server sealed last, by arrival order) of the app's tool results. */
 export interface TokenKeeper {
@@ -106,11 +156,17 @@ export interface TokenKeeper {
   readonly source: TokenSource | null;
   /** True once a result refused the token ("expired, start over"); false again when a new token is adopted. */
   readonly expired: boolean;
-  /** Take a result of your own `app.callServerTool()` (its `_meta`, then its `structuredContent`): its token replaces the kept one; returns the kept token. */
+  /** "waiting" | "ready" | "expired" | "none". */
+  readonly status: TokenStatus;
+  /**
+   * Take a result of your own call obtained otherwise than through
+   * `app.callServerTool` or `callTool` (those are taken without this): its
+   * token replaces the kept one; returns the kept token.
+   */
   adopt(result: unknown): string | null;
   /** Offer a token from elsewhere (e.g. the restored view state): kept unless the kept one came from your own call; returns the kept token. */
   offer(token: unknown): string | null;
-  /** The last refusal of a result from the Host, or null. */
+  /** The last refusal of a result from the Host, or of a save of the token (`persist`), or null. */
   readonly error: unknown;
   /** Forget the token. */
   reset(): void;
@@ -131,27 +187,32 @@ export interface OpenAiWindow {
  * Keeps the token of the View's latest tool result ("freshest" = the token
  * the server sealed last, judged by arrival, never by the unverified `exp`),
  * from the first source that carries a v1 token: the result's `_meta`, then
- * `window.openai.toolResponseMetadata` (read at start, for each notified
- * result and on every `openai:set_globals`, counted only when its token
- * changed), then the result's `structuredContent`. A token that is
- * malformed, expired by `now()`, or the one kept changes nothing; your own
- * call's result (`adopt`) replaces the kept token whatever its exp; the
- * Host's results (notified or through window.openai) and offered tokens
- * replace it in arrival order too, but never a token from your own call. So
- * neither a replay nor a forged far-future token can pin it, whatever the
- * source. A window.openai whose getters throw or whose toolResponseMetadata
- * is not an object gives nothing.
+ * `window.openai.toolResponseMetadata`, then the result's
+ * `structuredContent`. The View's own calls (`app.callServerTool`,
+ * `callTool`) are taken without a step of yours and replace the kept token;
+ * the Host's results replace it in arrival order, never a token of your own
+ * call. With `persist`, the token is kept in this app's view state and
+ * restored from it on the next render, ahead of the render's replayed result.
+ * The full rule: docs/views.md ("The token keeper").
  */
 export declare function keepFreshestToken(
   app: App,
   options?: {
-    /** Kept (without callbacks) when it is an unexpired v1 token. */
+    /** A token from elsewhere (e.g. restored by your own means), kept like a restored one when it is an unexpired v1 token. */
     initial?: string | null | undefined;
+    /**
+     * Keep the token in this app's view state (connectWithViewState /
+     * trackViewState): true (member "ng-mcp-ui/state") or the member name.
+     * Every save carries it, it is saved again when it changes (null once the
+     * server refused it), it is restored on the next render, and the member
+     * is left out of `restored` and `state`.
+     */
+    persist?: boolean | string | undefined;
     /** Milliseconds, default Date.now: judges expiry. */
     now?: (() => number) | undefined;
     onchange?: ((token: string | null, previous: string | null) => void) | undefined;
     onexpired?: ((result: unknown) => void) | undefined;
-    /** A result from the Host the keeper refused (e.g. a token over the read limit); never thrown into the dispatch. */
+    /** A result from the Host the keeper refused (e.g. a token over the read limit), or a failed save of the token; never thrown into the dispatch. */
     onerror?: ((error: unknown) => void) | undefined;
     /** The window whose `openai` is read and listened to (default globalThis). */
     window?: OpenAiWindow | undefined;

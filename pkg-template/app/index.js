@@ -1,35 +1,39 @@
 // mcp-sealed-state/app: the View side of view state (the draft MCP Apps
 // request `ui/set-view-state`) and sealed-token adoption, over
-// @modelcontextprotocol/ext-apps' `App` (an optional peer dependency).
+// @modelcontextprotocol/ext-apps' `App` (an optional peer dependency), in
+// MCP Apps hosts and in Apps SDK hosts (window.openai only) alike.
 //
 //   const app = new App({ name: "my-view", version: "1.0.0" }, {});
-//   const keeper = keepFreshestToken(app, { onchange: (t) => ... });   // before connect
+//   const tokens = keepFreshestToken(app, { persist: true });   // before connect
 //   const viewState = await connectWithViewState(app);
-//   await viewState.ready;          // store and restored are final
+//   await viewState.ready;          // bounded; store and restored settled
 //   viewState.store;                // "host" | "openai" | "local" | "memory"
 //   viewState.restored;             // this render's saved state, or null
 //   await viewState.save({ tab });  // true once a store that outlives the View took it
+//   await callTool(app, { name: "move", arguments: { state: tokens.token } }); // its token is kept
 //
 // ext-apps 2.0.4's App drops hostCapabilities keys it does not know, so
 // `app.getHostCapabilities()` never shows `viewState`: the RAW ui/initialize
 // result is read off the transport and handed to the widget's viewStateSupport().
 import { PostMessageTransport } from "@modelcontextprotocol/ext-apps";
-import { storeOrder } from "./stores.js";
+import { openaiOf } from "./openai.js";
 import { track, viewStateOf } from "./tracking.js";
 
 export { LOCAL_KEY_PREFIX, VIEW_STATE_STORES } from "./stores.js";
 export { ViewState } from "./view-state.js";
 export { keepFreshestToken } from "./token-keeper.js";
+export { callTool } from "./tool-calls.js";
 
 /**
  * Make every later `app.connect()` of an App that something else connects
  * (ext-apps' React `useApp`: `onAppCreated: trackViewState`) capture what
  * the view state needs, so that the React hooks `useViewState(app)` find
- * this render's ViewState. `options.stores` as for connectWithViewState.
- * Returns nothing: connectWithViewState is the one way to hold a ViewState.
+ * this render's ViewState. `options` as for connectWithViewState (`stores`,
+ * `bridgeTimeoutMs`, `readyTimeoutMs`). Returns nothing: connectWithViewState
+ * is the one way to hold a ViewState.
  */
 export function trackViewState(app, options) {
-  void track(app, { stores: options?.stores === undefined ? undefined : storeOrder(options.stores) });
+  void track(app, options === undefined ? undefined : { stores: options?.stores, bridgeTimeoutMs: options?.bridgeTimeoutMs, readyTimeoutMs: options?.readyTimeoutMs });
 }
 
 const isTransport = (value) => typeof value?.send === "function" && typeof value?.start === "function";
@@ -37,14 +41,24 @@ const isTransport = (value) => typeof value?.send === "function" && typeof value
 /**
  * Connect `app` (default transport: PostMessageTransport to window.parent) and
  * pick the view-state store of this render: "host", "openai", "local",
- * "memory", in that order. `options.stores` restricts or reorders them
- * ("memory" is always the last resort); the other options go to
- * `app.connect`. `connectWithViewState(app, options)` works too.
+ * "memory", in that order. Where `window.openai` exists and the bridge has not
+ * answered ui/initialize within `options.bridgeTimeoutMs` (an Apps SDK host
+ * answers nothing), it resolves without the bridge (`hostModel` "apps-sdk")
+ * and never rejects for the bridge. `options.stores` restricts or reorders
+ * the stores ("memory" is always the last resort); `options.readyTimeoutMs`
+ * bounds `ready`; the other options go to `app.connect`.
+ * `connectWithViewState(app, options)` works too.
  */
 export async function connectWithViewState(app, transport, options) {
   if (options === undefined && transport != null && !isTransport(transport)) [transport, options] = [undefined, transport];
-  const { stores, ...connectOptions } = options ?? {};
-  const viewState = track(app, { stores: storeOrder(stores) });
-  await app.connect(transport ?? new PostMessageTransport(window.parent, window.parent), options === undefined ? undefined : connectOptions);
-  return (await viewStateOf(app)) ?? viewState;
+  const { stores, bridgeTimeoutMs, readyTimeoutMs, ...connectOptions } = options ?? {};
+  track(app, { stores, bridgeTimeoutMs, readyTimeoutMs });
+  const connecting = app.connect(transport ?? new PostMessageTransport(window.parent, window.parent), options === undefined ? undefined : connectOptions);
+  if (openaiOf(globalThis) === null) {
+    await connecting;
+    return viewStateOf(app);
+  }
+  // The ViewState settles without the bridge if it does not answer in time; its late failure is ext-apps' timeout, expected here.
+  connecting.catch(() => {});
+  return viewStateOf(app);
 }

@@ -81,5 +81,71 @@ export function toolResponseMetadataOfEvent(event, scope) {
   return metadataRecord(field(globals, "toolResponseMetadata"));
 }
 
-/** The event ChatGPT fires on window when any of window.openai's globals changes (theme, display mode, tool output...). */
-export const SET_GLOBALS_EVENT = "openai:set_globals";
+/**
+ * The events hosts fire on window when any of window.openai's globals changes
+ * (theme, display mode, tool output, widget state): ChatGPT's, and the older
+ * name that Apps SDK emulators still fire (the MCPJam Inspector's Tools tab).
+ */
+export const SET_GLOBALS_EVENTS = Object.freeze(["openai:set_globals", "webplus:set_globals"]);
+
+/** Listen to every SET_GLOBALS_EVENTS name on `scope`; returns the function that stops. Never throws. */
+export function onSetGlobals(scope, listener) {
+  const names = [];
+  for (const name of SET_GLOBALS_EVENTS) {
+    try {
+      if (typeof scope?.addEventListener !== "function") break;
+      scope.addEventListener(name, listener);
+      names.push(name);
+    } catch {
+      // a window whose addEventListener throws: the other sources still serve
+    }
+  }
+  return () => {
+    for (const name of names) {
+      try {
+        scope.removeEventListener(name, listener);
+      } catch {
+        // a window whose removeEventListener throws: nothing more to stop
+      }
+    }
+  };
+}
+
+/** `window.openai.callTool` when it is a function (the Apps SDK's way to call a tool), else null. */
+export function openaiCallTool(scope) {
+  const openai = openaiOf(scope);
+  const call = field(openai, "callTool");
+  return typeof call === "function" ? (name, args) => call.call(openai, name, args) : null;
+}
+
+const RESULT_MEMBERS = ["content", "structuredContent", "_meta", "isError"];
+
+/**
+ * What `window.openai.callTool` resolved with, as a CallToolResult. Hosts
+ * answer with the result itself (ChatGPT, the MCPJam Inspector) or wrap it in
+ * `{ result }`; a `result` that is a string is the text content. The MCPJam
+ * Inspector 1.0.24 answers a tool's error result with `isError: false` and the
+ * result in `structuredContent` (`{ content, isError: true }`), and a
+ * protocol error with `{ isError: true, error }`: both are read as the error
+ * results they are. Anything else is an empty result, which carries no token.
+ */
+export function callToolResultOf(response) {
+  const looksLikeResult = (value) => isRecord(value) && RESULT_MEMBERS.some((name) => field(value, name) !== undefined);
+  const inner = field(response, "result");
+  const picked = looksLikeResult(response) ? response : looksLikeResult(inner) ? inner : null;
+  if (picked === null) return { content: typeof inner === "string" ? [{ type: "text", text: inner }] : [] };
+  const wrapped = field(picked, "structuredContent");
+  if (field(picked, "isError") !== true && field(wrapped, "isError") === true && Array.isArray(field(wrapped, "content"))) {
+    return { content: field(wrapped, "content"), isError: true };
+  }
+  const result = {};
+  for (const name of RESULT_MEMBERS) {
+    const value = field(picked, name);
+    if (value !== undefined && value !== null) result[name] = value;
+  }
+  if (!Array.isArray(result.content)) {
+    const message = field(picked, "error");
+    result.content = result.isError === true && typeof message === "string" ? [{ type: "text", text: message }] : [];
+  }
+  return result;
+}

@@ -1,5 +1,5 @@
 // The View-side stores of view state other than the Host's, and the order in
-// which connectWithViewState tries them (docs/hosts.md, "View state on every host"):
+// which connectWithViewState tries them (docs/views.md, "View state"):
 // "host" (ui/set-view-state), "openai" (ChatGPT's window.openai, its
 // widgetState.privateContent), "local" (localStorage under the tool result's
 // viewUUID), "memory" (nothing outlives the View). Every store applies the same size rule, and a store
@@ -81,6 +81,9 @@ export function snapshot(state, maxBytes) {
   return { text, copy: JSON.parse(text) };
 }
 
+// ChatGPT's structured widget state: the model sees modelContent, and neither privateContent nor the images' ids.
+const STRUCTURED_MEMBERS = Object.freeze(["modelContent", "privateContent", "imageIds"]);
+
 /** The store that keeps nothing: saves resolve false. */
 export function memoryStore() {
   return { name: "memory", restored: null, maxBytes: DEFAULT_VIEW_STATE_MAX_BYTES, save: async () => false };
@@ -88,17 +91,20 @@ export function memoryStore() {
 
 /**
  * ChatGPT's store, when `window.openai.setWidgetState` is a function
- * (docs/hosts.md, "View state on every host"). ChatGPT shows
+ * (docs/views.md, "View state"). ChatGPT shows
  * widget state to the model unless it has the structured shape
  * `{ modelContent, privateContent, imageIds }`, and view state is UI-only:
  * - restored from `window.openai.widgetState.privateContent` when widgetState
  *   is an object and privateContent an object; anything else reads as nothing
  *   saved (the top level is never read as view state);
- * - a save calls `setWidgetState({ ...current, privateContent: state })`,
- *   keeping the page's `modelContent`, `imageIds` and other members. It never
- *   writes view state at the top level. A current widgetState that cannot be
- *   read, or is not an object (nor null), is not overwritten: that save
- *   resolves false.
+ * - a save calls `setWidgetState({ modelContent, privateContent: state, imageIds })`,
+ *   the structured shape only, keeping the page's `modelContent` and
+ *   `imageIds` where it set them. It never writes view state at the top level.
+ * - a current widgetState with any other top-level member is the page's own
+ *   classic state, which the model sees: writing the structured shape would
+ *   drop it, and adding privateContent beside it would show view state to the
+ *   model, so it is not overwritten and that save resolves false. So is a
+ *   widgetState that cannot be read or is not an object (nor null).
  * Null when there is no such API (or reading it throws).
  */
 export function openaiStore(scope = globalThis) {
@@ -121,8 +127,11 @@ export function openaiStore(scope = globalThis) {
     async save(copy) {
       try {
         const base = current();
-        if (base === undefined) return false;
-        await openai.setWidgetState({ ...base, privateContent: copy });
+        if (base === undefined || Object.keys(base).some((name) => !STRUCTURED_MEMBERS.includes(name))) return false;
+        const next = { privateContent: copy };
+        if (base.modelContent !== undefined) next.modelContent = base.modelContent;
+        if (base.imageIds !== undefined) next.imageIds = base.imageIds;
+        await openai.setWidgetState(next);
         return true;
       } catch {
         return false;

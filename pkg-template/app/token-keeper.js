@@ -1,73 +1,64 @@
 // keepFreshestToken: the sealed token a View holds, from the tool results it
 // sees, by a rule that a replayed or forged token cannot pin.
 import { STATE_META_KEY, adoptToken, isSealedStateError, secondsLeft } from "mcp-sealed-state/widget";
-import { SET_GLOBALS_EVENT, field, safeResultOf, toolResponseMetadataOf, toolResponseMetadataOfEvent } from "./openai.js";
+import { DEFAULT_READY_TIMEOUT_MS } from "../constants.js";
+import { field, onSetGlobals, openaiOf, safeResultOf, toolResponseMetadataOf, toolResponseMetadataOfEvent } from "./openai.js";
+import { bridgeConnected, onOwnToolResult } from "./tool-calls.js";
+import { onViewState, viewStateOf } from "./tracking.js";
+import { PERSISTED } from "./view-state.js";
+
+/** What a View shows for its token: "waiting" (none yet), "ready", "expired" (the server refused it), "none" (none came: start over). */
+export const TOKEN_STATUSES = Object.freeze(["waiting", "ready", "expired", "none"]);
 
 /**
  * Keep the sealed token of the View's latest tool result: "freshest" means
  * the token the server sealed last, which this keeper judges by arrival order
  * (the widget's adoptToken estimates the same thing by the later `exp`, which
- * a forged token can fake). Call it before `app.connect()`.
+ * a forged token can fake). Call it before `app.connect()`. The rule and the
+ * sources are in docs/views.md ("The token keeper").
  *
- * Where the token comes from (docs/hosts.md, "Where the token and the
- * viewUUID reach the View"), the first that carries a v1 token of: the result's
- * `_meta["ng-mcp-ui/state"]`; `window.openai.toolResponseMetadata` (ChatGPT
- * strips `_meta` from the notification and exposes it there: read when the
- * keeper starts, for each notified result, and again on every
- * `openai:set_globals` event on window); the result's `structuredContent`
- * (a server's mirror for hosts that drop `_meta`). `keeper.source` says which
- * ("_meta" | "toolResponseMetadata" | "structuredContent" | "offer", or null).
- * Results arrive from the Host's ui/notifications/tool-result (listened to),
- * `adopt(result)` for the results of your own `app.callServerTool()` calls
- * (its `_meta`, then its `structuredContent`: window.openai holds the render's
- * result, not your call's), and `initial` / `offer(token)` for a token from
- * elsewhere (the restored view state, the host context).
+ * Results arrive from the Host (ui/notifications/tool-result, and
+ * window.openai.toolResponseMetadata with its set_globals events), from the
+ * View's own calls (every `app.callServerTool()` and `callTool()` of this
+ * app, seen without a step of yours; `adopt(result)` for a result obtained
+ * otherwise), from the restored view state (`persist`) and from `initial` /
+ * `offer(token)`.
  *
- * The rule, the same for every source (the unverified `exp` is never
- * compared, so neither a replay that shares a second with the move nor a
- * forged far-future token can pin it):
- * - a token that is not a v1 token, is expired by `now()`, or is identical to
- *   the kept one changes nothing;
- * - a token of your own call's result (`adopt`) replaces the kept one, whatever
- *   its `exp`: the latest result wins (arrival order);
- * - a token from the Host (its notification, window.openai) or from elsewhere
- *   (`offer`) replaces the kept one in arrival order too, but never one that
- *   came from your own call, so a Host replaying the render's result after a
- *   move changes nothing;
- * - window.openai.toolResponseMetadata counts as a new arrival only when its
- *   token differs from the one last read there: ChatGPT fires
- *   openai:set_globals for every global (theme, display mode), and the same
- *   render's token read again changes nothing.
- * A window.openai whose getters throw, or whose toolResponseMetadata is not an
- * object, gives nothing; the other sources still serve.
- * After a reload, offer the restored token after the Host's replayed result
- * (from a toolresult listener added after this keeper's); `initial` counts as
- * arriving after the render's result that window.openai holds.
- *
- * `expired` is true once a result was the server refusing the token
- * ("expired, start over") and false again when a new token is kept.
- * `onchange(token, previous)` runs when the kept token changes (for a token
- * read from window.openai when the keeper starts: a microtask later, so the
- * caller has its keeper by then); `onexpired(result)` when a result refuses
- * the token; `onerror(error)` (and `keeper.error`) when a result from the Host
- * is refused (e.g. a token over the read limit) without throwing into the
- * Host's dispatch; `subscribe(fn)` calls `fn()` after either (returns the
- * unsubscribe function); `dispose()` stops listening to the app and window.
- * `now()` (ms, default Date.now) judges expiry; `window` (default globalThis)
- * is the window whose `openai` is read.
+ * `persist` (true, or the member name; true is "ng-mcp-ui/state") keeps the
+ * token in this app's view state (connectWithViewState / trackViewState):
+ * every save carries it under that member, it is saved again whenever it
+ * changes (as null once the server refused it), and it is restored from
+ * there on the next render, ahead of the render's own result, which the Host
+ * replays and which is older.
  */
-export function keepFreshestToken(app, { initial = null, now = Date.now, onchange, onexpired, onerror, window: scope = globalThis } = {}) {
+export function keepFreshestToken(app, { initial = null, now = Date.now, onchange, onexpired, onerror, persist = false, window: scope = globalThis } = {}) {
   if (typeof now !== "function") throw new TypeError("keepFreshestToken: now must be a function returning milliseconds");
+  if (persist !== false && persist !== true && (typeof persist !== "string" || persist === "")) throw new TypeError("keepFreshestToken: persist must be true, false or a member name");
+  const member = persist === true ? STATE_META_KEY : persist === false ? null : persist;
   let token = null;
   let source = null;
   let fromOwnCall = false;
   let expired = false;
   let error = null;
   let lastFromMetadata = null; // the token window.openai.toolResponseMetadata held when last read
+  let renderSeen = false; // the render's result (the Host's first) has arrived
+  let skipRender = false; // a restored token came first: the render's result, when it arrives, is older
+  let awaitingMetadata = false; // a call through window.openai brought no token: the host's next toolResponseMetadata is its
+  let toolRunning = false; // the Host sent a tool's input and no result yet
+  let noneDue = false; // the View connected a while ago
+  let viewState = null; // this app's ViewState, for `persist`
   let changes = 0;
   const listeners = new Set();
   const notify = () => {
     for (const listener of listeners) listener();
+  };
+  let restoredYet = false; // the token of the view state was offered: from now on each change is saved there
+  let starting = true; // while the keeper is made: no callbacks, the caller has no keeper yet
+  const live = (candidate) => candidate !== null && secondsLeft(candidate, now()) > 0;
+  // Save the kept token into the view state (a failure, such as a state over maxBytes, is reported as the keeper's error).
+  const save = () => {
+    if (member === null || viewState === null || !restoredYet) return;
+    viewState[PERSISTED].save().catch((e) => report(e));
   };
   // Keep `candidate` (a v1 token or null) if the rule takes it; returns the kept token.
   const take = (candidate, from, ownCall) => {
@@ -75,63 +66,114 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
     // that throws reaches the caller and leaves the keeper consistent.
     // The kept token arriving again in your own call's result (same payload, same second: the same bytes)
     // changes nothing visible, but from now on it is your own call's, which no Host source replaces.
-    if (candidate !== null && candidate === token && ownCall && secondsLeft(candidate, now()) > 0) fromOwnCall = true;
-    if (candidate === null || candidate === token || (fromOwnCall && !ownCall) || secondsLeft(candidate, now()) <= 0) return token;
+    if (candidate !== null && candidate === token && ownCall && live(candidate)) fromOwnCall = true;
+    if (candidate === null || candidate === token || (fromOwnCall && !ownCall) || !live(candidate)) return token;
     const previous = token;
     token = candidate;
     source = from;
     fromOwnCall = ownCall;
     expired = false;
     changes++;
+    if (starting) return token;
     notify();
+    save();
     onchange?.(candidate, previous);
     return token;
   };
+  const refused = (result) => {
+    expired = true;
+    notify();
+    save();
+    onexpired?.(result);
+    return token;
+  };
+  // A Host's arrival: its first is the render's result, older than a restored token.
+  const fromHost = (candidate, from) => {
+    const first = !renderSeen;
+    renderSeen = true;
+    if (first && skipRender) {
+      skipRender = false;
+      return token;
+    }
+    return take(candidate, from, false);
+  };
+  // A token from the previous render (the view state) or `initial`: later than the render's result.
+  const restore = (candidate, from) => {
+    let checked = null;
+    try {
+      checked = typeof candidate === "string" ? adoptToken(null, asResult(candidate)) : null;
+    } catch (e) {
+      error = e; // over the read limit: not kept, and said so
+    }
+    if (!live(checked) || fromOwnCall) return token;
+    if (!renderSeen) skipRender = true;
+    return take(checked, from, false);
+  };
   // The v1 token of a toolResponseMetadata, or null; throws RangeError over the read limit.
   const metadataToken = (metadata) => (metadata === null ? null : adoptToken(null, { _meta: metadata }));
-  // That token as a Host's arrival: null (nothing new) when it is the one last read there.
+  // That token as an arrival: null (nothing new) when it is the one last read there.
   const arrived = (candidate) => {
     if (candidate === null || candidate === lastFromMetadata) return null;
     lastFromMetadata = candidate;
     return candidate;
   };
   const fromMetadata = (metadata) => arrived(metadataToken(metadata));
-  // A tool result: "expired, start over", or the first source that carries a v1 token.
-  const takeResult = (result, ownCall) => {
+  // A result's own token: its `_meta`, then its `structuredContent`; throws RangeError over the read limit.
+  const ownToken = (r) => {
+    const meta = adoptToken(null, { _meta: field(r, "_meta") });
+    if (meta !== null) return [meta, "_meta"];
+    return [adoptToken(null, { structuredContent: field(r, "structuredContent") }), "structuredContent"];
+  };
+  // A result from the Host: "expired, start over", or the first source that carries a v1 token.
+  const takeHostResult = (result) => {
     const r = safeResultOf(result);
-    if (isSealedStateError(r)) {
-      expired = true;
-      notify();
-      onexpired?.(result);
-      return token;
-    }
-    const meta = adoptToken(null, { _meta: field(r, "_meta") }); // the result's v1 token, or null; throws RangeError over the read limit
-    if (meta !== null) return take(meta, "_meta", ownCall);
-    if (!ownCall) {
-      const candidate = metadataToken(toolResponseMetadataOf(scope)); // read once: each read parses the token
-      if (candidate !== null) return take(arrived(candidate), "toolResponseMetadata", false);
-    }
-    return take(adoptToken(null, { structuredContent: field(r, "structuredContent") }), "structuredContent", ownCall);
+    toolRunning = false;
+    if (isSealedStateError(r)) return refused(result);
+    const meta = adoptToken(null, { _meta: field(r, "_meta") });
+    if (meta !== null) return fromHost(meta, "_meta");
+    const candidate = metadataToken(toolResponseMetadataOf(scope)); // read once: each read parses the token
+    if (candidate !== null) return fromHost(arrived(candidate), "toolResponseMetadata");
+    return fromHost(adoptToken(null, { structuredContent: field(r, "structuredContent") }), "structuredContent");
+  };
+  // A result of the View's own call. Where window.openai exists it may carry
+  // no token (MCPJam returns `_meta: null`, ChatGPT strips it): the host's
+  // toolResponseMetadata then holds it, now or at its next set_globals.
+  const takeOwnResult = (result, via) => {
+    awaitingMetadata = false;
+    const r = safeResultOf(result);
+    if (isSealedStateError(r)) return refused(result);
+    const [candidate, from] = ownToken(r);
+    if (candidate !== null || (via !== "openai" && openaiOf(scope) === null)) return take(candidate, from, true);
+    const updated = fromMetadata(toolResponseMetadataOf(scope));
+    if (updated !== null) return take(updated, "toolResponseMetadata", true);
+    awaitingMetadata = true;
+    return token;
   };
   const asResult = (candidate) => ({ _meta: { [STATE_META_KEY]: candidate } });
   const keeper = {
     get token() {
       return token;
     },
-    /** Where the kept token came from: "_meta" | "toolResponseMetadata" | "structuredContent" | "offer", or null. */
+    /** Where the kept token came from: "_meta" | "toolResponseMetadata" | "structuredContent" | "viewState" | "offer", or null. */
     get source() {
       return source;
     },
     get expired() {
       return expired;
     },
-    /** The last refusal of a result from the Host (e.g. a token over the read limit), or null. */
+    /** "waiting" | "ready" | "expired" | "none": what the View shows. */
+    get status() {
+      if (expired) return "expired";
+      if (token !== null) return "ready";
+      return noneDue && !toolRunning ? "none" : "waiting";
+    },
+    /** The last refusal of a result from the Host (e.g. a token over the read limit), or of a save of the token, or null. */
     get error() {
       return error;
     },
-    /** A result of your own call: its token replaces the kept one (unless expired or not a token). */
+    /** A result of your own call obtained otherwise than through `app.callServerTool` or `callTool`: its token replaces the kept one (unless expired or not a token). */
     adopt(result) {
-      return takeResult(result, true);
+      return takeOwnResult(result, "bridge");
     },
     /** A token from elsewhere: kept unless the kept token came from your own call. */
     offer(candidate) {
@@ -145,6 +187,7 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
       expired = false;
       changes++;
       notify();
+      save();
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -152,53 +195,73 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
     },
     dispose() {
       app.removeEventListener?.("toolresult", onToolResult);
-      try {
-        scope?.removeEventListener?.(SET_GLOBALS_EVENT, onSetGlobals);
-      } catch {
-        // a window whose removeEventListener throws: nothing more to stop
-      }
+      app.removeEventListener?.("toolinput", onToolInput);
+      app.removeEventListener?.("toolcancelled", onToolCancelled);
+      stopOwn();
+      stopGlobals();
+      stopViewState();
+      stopLateRestore();
+      clearTimeout(noneTimer);
       listeners.clear();
     },
   };
   // A throw here would escape into ext-apps' notification dispatch (or the
   // window's event dispatch) and later listeners would miss the result:
   // report it instead.
-  const guarded = (fn) => (arg) => {
+  const report = (e) => {
+    error = e;
     try {
-      fn(arg);
-    } catch (e) {
-      error = e;
-      try {
-        onerror?.(e);
-      } catch (thrown) {
-        // The author's callback threw: report it from a microtask of its own, not inside the Host's dispatch.
-        queueMicrotask(() => {
-          throw thrown;
-        });
-      }
+      onerror?.(e);
+    } catch (thrown) {
+      // The author's callback threw: report it from a microtask of its own, not inside the Host's dispatch.
+      queueMicrotask(() => {
+        throw thrown;
+      });
     }
   };
-  const onToolResult = guarded((params) => takeResult(params, false));
-  const onSetGlobals = guarded((event) => take(fromMetadata(toolResponseMetadataOfEvent(event, scope)), "toolResponseMetadata", false));
-  // The render's result as window.openai holds it, as a Host's arrival; then
-  // `initial`, kept as offer() would keep it after that result (a restored
-  // token is later than the render's), without callbacks: the caller has no
-  // keeper yet. A token read from window.openai and kept gets its callbacks a
-  // microtask later, once the caller has the keeper.
+  const guarded =
+    (fn) =>
+    (...args) => {
+      try {
+        fn(...args);
+      } catch (e) {
+        report(e);
+      }
+    };
+  const onToolResult = guarded((params) => takeHostResult(params));
+  const onToolInput = () => {
+    toolRunning = true;
+    notify();
+  };
+  const onToolCancelled = () => {
+    toolRunning = false;
+    notify();
+  };
+  const onGlobals = guarded((event) => {
+    const candidate = fromMetadata(toolResponseMetadataOfEvent(event, scope));
+    if (awaitingMetadata && candidate !== null) {
+      awaitingMetadata = false;
+      take(candidate, "toolResponseMetadata", true);
+    } else if (candidate !== null) {
+      fromHost(candidate, "toolResponseMetadata");
+    }
+  });
+  const stopOwn = onOwnToolResult(app, guarded(takeOwnResult));
+  // The render's result as window.openai holds it, as the Host's first
+  // arrival; then `initial`, as a restored token. A token read from
+  // window.openai and kept gets its callbacks a microtask later, once the
+  // caller has the keeper.
   try {
     const candidate = fromMetadata(toolResponseMetadataOf(scope));
-    if (candidate !== null && secondsLeft(candidate, now()) > 0) [token, source] = [candidate, "toolResponseMetadata"];
+    if (candidate !== null) {
+      renderSeen = true;
+      if (live(candidate)) [token, source] = [candidate, "toolResponseMetadata"];
+    }
   } catch (e) {
     error = e;
   }
-  if (typeof initial === "string") {
-    try {
-      const candidate = adoptToken(null, asResult(initial));
-      if (candidate !== null && secondsLeft(candidate, now()) > 0) [token, source] = [candidate, "offer"];
-    } catch (e) {
-      error = e; // over the read limit: not kept, and said so
-    }
-  }
+  if (typeof initial === "string") restore(initial, "offer");
+  starting = false;
   if (token !== null && source === "toolResponseMetadata") {
     const [at, candidate] = [changes, token];
     queueMicrotask(() => {
@@ -207,11 +270,43 @@ export function keepFreshestToken(app, { initial = null, now = Date.now, onchang
       onchange?.(candidate, null);
     });
   }
+  // This app's ViewState: the token restored from it and saved into it
+  // (`persist`), and the moment after which no token means "none".
+  let noneTimer;
+  let stopLateRestore = () => {};
+  const startNoneTimer = () => {
+    clearTimeout(noneTimer);
+    noneTimer = setTimeout(() => {
+      noneDue = true;
+      if (token === null) notify();
+    }, DEFAULT_READY_TIMEOUT_MS);
+  };
+  const attach = (vs) => {
+    viewState = vs;
+    restoredYet = false;
+    if (member !== null) vs[PERSISTED].add(member, () => (expired ? null : token));
+    vs.ready.then(() => {
+      if (viewState !== vs) return;
+      if (member !== null) {
+        guarded(() => restore(vs[PERSISTED].get(member), "viewState"))();
+        restoredYet = true;
+        if ((expired ? null : token) !== vs[PERSISTED].get(member)) save(); // what this render holds, unless the store has it
+        stopLateRestore();
+        stopLateRestore = vs.subscribe(guarded(() => restore(vs[PERSISTED].get(member), "viewState")));
+      }
+      startNoneTimer();
+    });
+  };
+  const stopViewState = onViewState(app, attach);
+  Promise.resolve(viewStateOf(app)).then((vs) => vs !== null && viewState === null && attach(vs));
+  // An App connected before the keeper, by something that did not track it: the View is up already.
+  if (bridgeConnected(app)) startNoneTimer();
   app.addEventListener("toolresult", onToolResult);
-  try {
-    if (typeof scope?.addEventListener === "function") scope.addEventListener(SET_GLOBALS_EVENT, onSetGlobals);
-  } catch {
-    // a window whose addEventListener throws: the other sources still serve
+  // A tool's input comes before connect() returns; a keeper made later has missed it, and ext-apps warns of the listener.
+  if (!bridgeConnected(app)) {
+    app.addEventListener("toolinput", onToolInput);
+    app.addEventListener("toolcancelled", onToolCancelled);
   }
+  const stopGlobals = onSetGlobals(scope, onGlobals);
   return keeper;
 }

@@ -2,6 +2,8 @@
 // ui/initialize result captured off the transport, and the latest ViewState
 // of each tracked App, for connectWithViewState and the React hooks (which
 // import this module by relative path). Not a public entry.
+import { DEFAULT_BRIDGE_TIMEOUT_MS } from "../constants.js";
+import { openaiOf } from "./openai.js";
 import { storeOrder } from "./stores.js";
 import { ViewState, watchFirstToolResult } from "./view-state.js";
 
@@ -51,38 +53,33 @@ export function captureInitializeResult(transport) {
 // App -> Promise<ViewState> of its latest connect, for the React hooks.
 const tracked = new WeakMap();
 
+/** The options of trackViewState and connectWithViewState that shape the ViewState, checked. */
+export function viewStateOptions({ stores, bridgeTimeoutMs = DEFAULT_BRIDGE_TIMEOUT_MS, readyTimeoutMs } = {}) {
+  if (!Number.isFinite(bridgeTimeoutMs) || bridgeTimeoutMs < 0) throw new RangeError("bridgeTimeoutMs must be a finite number of milliseconds, 0 or more");
+  if (readyTimeoutMs !== undefined && (!Number.isFinite(readyTimeoutMs) || readyTimeoutMs < 0)) throw new RangeError("readyTimeoutMs must be a finite number of milliseconds, 0 or more");
+  return { stores: stores === undefined ? undefined : storeOrder(stores), bridgeTimeoutMs, readyTimeoutMs };
+}
+
 /**
  * Make every later `app.connect(transport)` capture the raw ui/initialize
  * result and watch for the first tool result; resolves with the ViewState
- * once connected. `options.stores` as for connectWithViewState.
+ * once connected. Where `window.openai` exists (an Apps SDK host, which
+ * answers nothing on the bridge), the ViewState is made without the bridge
+ * once `bridgeTimeoutMs` passed or the connect failed; a bridge that answers
+ * later serves tool calls, and the store stays as decided. `app.connect`
+ * itself still settles as ext-apps' does. `options` as viewStateOptions takes.
  */
 export function track(app, options) {
+  const checked = viewStateOptions(options);
   const known = tracked.get(app);
-  const stores = options?.stores === undefined ? undefined : storeOrder(options.stores);
   if (known) {
-    if (stores !== undefined) known.stores = stores;
+    if (options !== undefined) known.options = checked;
     return known.current;
   }
   let settle;
-  const entry = { current: new Promise((r) => (settle = r)), settled: false, listeners: new Set(), stores };
+  const entry = { current: new Promise((r) => (settle = r)), settled: false, listeners: new Set(), options: checked };
   tracked.set(app, entry);
-  const connect = app.connect.bind(app);
-  app.connect = async (transport, connectOptions) => {
-    const capture = captureInitializeResult(transport);
-    // The Host may send the tool result as soon as the View is initialized, before connect() returns here.
-    const toolResult = storeOrder(entry.stores).includes("local") ? watchFirstToolResult(app) : undefined;
-    // A connect that fails leaves the promise pending for the next one.
-    if (entry.settled) {
-      entry.current = new Promise((r) => (settle = r));
-      entry.settled = false;
-    }
-    try {
-      await connect(transport, connectOptions);
-    } catch (error) {
-      toolResult?.dispose();
-      throw error;
-    }
-    const viewState = new ViewState(app, capture.result, { stores: entry.stores, toolResult });
+  const decide = (viewState) => {
     entry.settled = true;
     settle(viewState);
     for (const listener of entry.listeners) {
@@ -93,6 +90,38 @@ export function track(app, options) {
         app.onerror?.(error instanceof Error ? error : new Error(String(error)));
       }
     }
+  };
+  const connect = app.connect.bind(app);
+  app.connect = async (transport, connectOptions) => {
+    const { stores, bridgeTimeoutMs, readyTimeoutMs } = entry.options;
+    const capture = captureInitializeResult(transport);
+    // The Host may send the tool result as soon as the View is initialized, before connect() returns here.
+    const toolResult = storeOrder(stores).includes("local") ? watchFirstToolResult(app) : undefined;
+    // A connect that fails leaves the promise pending for the next one.
+    if (entry.settled) {
+      entry.current = new Promise((r) => (settle = r));
+      entry.settled = false;
+    }
+    let decided = false;
+    const withoutBridge = () => {
+      if (decided) return;
+      decided = true;
+      decide(new ViewState(app, undefined, { stores, toolResult, readyTimeoutMs, hostModel: "apps-sdk" }));
+    };
+    const appsSdk = openaiOf(globalThis) !== null;
+    const timer = appsSdk ? setTimeout(withoutBridge, bridgeTimeoutMs) : undefined;
+    try {
+      await connect(transport, connectOptions);
+    } catch (error) {
+      clearTimeout(timer);
+      if (appsSdk) withoutBridge();
+      else toolResult?.dispose();
+      throw error;
+    }
+    clearTimeout(timer);
+    if (decided) return; // the bridge answered late: it serves tool calls, the store stays as decided
+    decided = true;
+    decide(new ViewState(app, capture.result, { stores, toolResult, readyTimeoutMs, hostModel: "mcp-apps" }));
   };
   return entry.current;
 }

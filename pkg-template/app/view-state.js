@@ -1,16 +1,21 @@
-// ViewState: one render's view state on the best store it has (docs/hosts.md, "View
-// state on every host"): the Host's ui/set-view-state, ChatGPT's
+// ViewState: one render's view state on the best store it has (docs/views.md,
+// "View state"): the Host's ui/set-view-state, ChatGPT's
 // window.openai, localStorage under the tool result's viewUUID, or memory.
 import { ViewStateError, setViewStateRequest, viewStateSupport } from "mcp-sealed-state/widget";
+import { DEFAULT_READY_TIMEOUT_MS } from "../constants.js";
 import { localStore, memoryStore, openaiStore, snapshot, storeOrder, usableLocalStorage, viewUUIDOf, viewUUIDOfOpenai } from "./stores.js";
 
 // The result schema of ui/set-view-state: `{}`, and Views ignore fields they do not know.
+// ext-apps 2.x's App validates with Standard Schema ("~standard"); 1.x's runs
+// on the MCP SDK 1.x, which calls a zod-like safeParse: it has both.
+const isResultObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const SetViewStateResult = {
   "~standard": {
     version: 1,
     vendor: "mcp-sealed-state",
-    validate: (value) => (value !== null && typeof value === "object" && !Array.isArray(value) ? { value } : { issues: [{ message: "expected an object" }] }),
+    validate: (value) => (isResultObject(value) ? { value } : { issues: [{ message: "expected an object" }] }),
   },
+  safeParse: (value) => (isResultObject(value) ? { success: true, data: value } : { success: false, error: new TypeError("ui/set-view-state: expected an object as the result") }),
 };
 
 // Until a "local" store is decided, saves are checked by the default rule and kept nowhere.
@@ -57,97 +62,174 @@ function hostStore(app, support) {
   };
 }
 
+/**
+ * The members of the saved state that a token keeper keeps (`persist`), for
+ * the keeper alone: `viewState[PERSISTED].add(name, read)` makes every save
+ * carry `read()` under `name`, `get(name)` reads the restored one, `save()`
+ * saves the current state again. Not part of the public surface.
+ */
+export const PERSISTED = Symbol("mcp-sealed-state/app persisted members");
+
+/** How the View reached its Host: "mcp-apps" (the bridge answered ui/initialize) or "apps-sdk" (window.openai only). */
+const HOST_MODELS = Object.freeze(["mcp-apps", "apps-sdk"]);
+
 /** A View's view state for one render: which store keeps it, what was restored, and saving. Made by connectWithViewState. */
 export class ViewState {
   #support;
+  #hostModel;
   #store = null;
   #through = null;
   #restoredFrom = null;
-  #state = null;
+  #restoredFull = null; // the restored state as stored, persisted members included
+  #state = null; // the caller's part of the last state accepted, else of the restored one
+  #wanted = null; // the caller's part of the last state handed to save() that passed the rule, else of the restored one
   #lastSave = null;
   #saved = null; // { copy, text } of the last state that passed the rule
+  #members = new Map(); // name -> read(): the persisted members (PERSISTED)
+  #listeners = new Set();
 
   /**
-   * `options.stores`: the stores to try, in order (default all, the order of docs/hosts.md);
+   * `options.stores`: the stores to try, in order (default all, in the order of docs/views.md);
    * `options.toolResult`: a watchFirstToolResult(app) installed before connect
    * (made here when "local" is to be tried and none is given);
-   * `options.window`: the window whose openai and localStorage are used (default globalThis).
+   * `options.window`: the window whose openai and localStorage are used (default globalThis);
+   * `options.readyTimeoutMs`: how long `ready` waits for a store that needs the first tool result;
+   * `options.hostModel`: "mcp-apps" (default) or "apps-sdk".
    */
   constructor(app, rawInitializeResult, options = {}) {
-    /** The ui/initialize result as the Host sent it. */
+    /** The ui/initialize result as the Host sent it (undefined where the bridge did not answer). */
     this.rawInitializeResult = rawInitializeResult;
     this.#support = viewStateSupport(rawInitializeResult);
+    this.#hostModel = HOST_MODELS.includes(options.hostModel) ? options.hostModel : "mcp-apps";
     const scope = options.window ?? globalThis;
     const order = storeOrder(options.stores);
+    const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+    if (!Number.isFinite(readyTimeoutMs) || readyTimeoutMs < 0) throw new RangeError("readyTimeoutMs must be a finite number of milliseconds, 0 or more");
     let watch = options.toolResult ?? null;
-    // The "local" store of this render's viewUUID: at once where
-    // window.openai.toolResponseMetadata holds one (the render's result),
-    // else from the first tool result (null: no usable viewUUID, or cancelled).
-    const local = (storage) => {
-      const now = viewUUIDOfOpenai(scope);
-      if (now !== null) return localStore(storage, now);
+    const storage = order.includes("local") ? usableLocalStorage(scope) : null;
+    // This render's "local" store: now, where window.openai.toolResponseMetadata
+    // holds a viewUUID (the render's result), else a promise of the one the
+    // first tool result names (null: no usable viewUUID, or cancelled).
+    const uuidNow = viewUUIDOfOpenai(scope);
+    const localLater = () => {
       watch ??= watchFirstToolResult(app);
       return watch.promise.then((result) => {
         const uuid = result === null ? null : viewUUIDOf(result, scope);
         return uuid === null ? null : localStore(storage, uuid);
       });
     };
+    // { store, through, late }: the stores decided now, and a promise of a
+    // "local" store that the first tool result decides (it replaces "memory",
+    // or joins as the write-through).
     const pick = (from) => {
       for (let i = from; i < order.length; i++) {
         const name = order[i];
-        if (name === "host" && this.#support !== null) return hostStore(app, this.#support);
+        if (name === "host" && this.#support !== null) return { store: hostStore(app, this.#support) };
         if (name === "openai") {
           const store = openaiStore(scope);
           if (store === null) continue;
-          // Write through to "local" where it is allowed, works and has a viewUUID:
-          // development tools inject a window.openai that keeps state in memory only.
-          const storage = order.includes("local") ? usableLocalStorage(scope) : null;
-          if (storage === null) return store;
-          const through = local(storage);
-          if (typeof through?.then !== "function") return { store, through };
-          // openai restored a state, which comes first: decided now, and the
-          // write-through starts once the tool result names the viewUUID.
-          if (store.restored !== null) return { store, through: null, attach: through };
-          return through.then((decided) => ({ store, through: decided }));
+          // Write through to "local" where it is allowed and works: development
+          // tools inject a window.openai that keeps state in memory only.
+          if (storage === null) return { store };
+          if (uuidNow !== null) return { store, through: localStore(storage, uuidNow) };
+          return { store, late: localLater() };
         }
-        if (name === "local") {
-          const storage = usableLocalStorage(scope);
-          if (storage === null) continue;
-          return then(local(storage), (store) => store ?? pick(i + 1));
+        if (name === "local" && storage !== null) {
+          if (uuidNow === null) return { ...pick(i + 1), late: localLater() }; // the next store serves until the tool result decides
+          const store = localStore(storage, uuidNow);
+          if (store !== null) return { store };
         }
-        if (name === "memory") return memoryStore();
+        if (name === "memory") break;
       }
-      return memoryStore();
+      return { store: memoryStore() };
     };
-    const chosen = pick(0);
-    if (typeof chosen.then === "function") {
-      /** Resolves with this ViewState once `store` and `restored` are final. */
-      this.ready = chosen.then((picked) => this.#settle(picked));
-    } else {
-      if (chosen.attach === undefined) watch?.dispose(); // else it still waits for the write-through's viewUUID
-      this.ready = Promise.resolve(this.#settle(chosen));
+    const { store, through = null, late } = pick(0);
+    if (late === undefined) {
+      watch?.dispose();
+      this.#settle(store, through);
+      /** Resolves with this ViewState once `store` and `restored` are settled for `ready`; never rejects. */
+      this.ready = Promise.resolve(this);
+      return;
+    }
+    if (store.restored !== null) {
+      // A restored state comes first: decided now, and "local" joins once the tool result names the viewUUID.
+      this.#settle(store, through);
+      this.ready = Promise.resolve(this);
+      late.then((found) => this.#join(found));
+      return;
+    }
+    let timer;
+    const bound = new Promise((resolve) => (timer = setTimeout(resolve, readyTimeoutMs, "timeout")));
+    this.ready = Promise.race([late, bound]).then((found) => {
+      clearTimeout(timer);
+      if (found === "timeout") {
+        this.#settle(store, through);
+        late.then((joined) => this.#join(joined));
+      } else if (found === null) {
+        this.#settle(store, through);
+      } else if (store.name === "memory") {
+        this.#settle(found, through);
+      } else {
+        this.#settle(store, found);
+      }
+      return this;
+    });
+  }
+
+  #settle(store, through) {
+    this.#store = store;
+    this.#through = through;
+    // Restore from the store first, then from its write-through.
+    if (store.restored !== null) this.#restore(store.name, store.restored);
+    else if (through?.restored != null) this.#restore(through.name, through.restored);
+  }
+
+  #restore(from, full) {
+    this.#restoredFrom = from;
+    this.#restoredFull = full;
+    this.#state = this.#callerPart(full);
+    this.#wanted = this.#state;
+  }
+
+  // A "local" store decided after `ready`: it replaces "memory" or joins as the
+  // write-through. A state it restored is told to the listeners and never
+  // overwritten before they have heard of it; else the last state saved is written there.
+  #join(found) {
+    if (found === null) return;
+    if (this.#store.name === "memory") this.#store = found;
+    else if (this.#through === null) this.#through = found;
+    else return;
+    if (found.restored !== null && this.#restoredFrom === null) {
+      const saved = this.#saved !== null;
+      this.#restoredFrom = found.name;
+      this.#restoredFull = found.restored;
+      if (!saved) this.#state = this.#wanted = this.#callerPart(found.restored);
+    } else if (this.#saved !== null) {
+      void found.save(this.#saved.copy, this.#saved.text);
+    }
+    for (const listener of this.#listeners) {
+      try {
+        listener(this);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
     }
   }
 
-  #settle(picked) {
-    const { store, through = null, attach } = "store" in picked ? picked : { store: picked };
-    this.#store = store;
-    this.#through = through;
-    attach?.then((late) => {
-      if (late === null) return;
-      this.#through = late;
-      // What was saved before the viewUUID was known is written through now.
-      if (this.#saved !== null) void late.save(this.#saved.copy, this.#saved.text);
-    });
-    // Restore from the store first, then from its write-through.
-    if (store.restored !== null) {
-      this.#state = store.restored;
-      this.#restoredFrom = store.name;
-    } else if (through?.restored != null) {
-      this.#state = through.restored;
-      this.#restoredFrom = through.name;
-    }
-    return this;
+  // The caller's part of a stored state: without the persisted members; null
+  // where nothing else is there.
+  #callerPart(full) {
+    if (full === null || this.#members.size === 0) return full;
+    const part = { ...full };
+    for (const name of this.#members.keys()) delete part[name];
+    return Object.keys(part).length === 0 && Object.keys(full).some((name) => this.#members.has(name)) ? null : part;
+  }
+
+  /** How the View reached its Host: "mcp-apps" (the bridge answered ui/initialize) or "apps-sdk" (window.openai only, no answer within the bound). */
+  get hostModel() {
+    return this.#hostModel;
   }
 
   /** "host" | "openai" | "local" | "memory": where saves go ("memory" too while a "local" store waits for the tool result). */
@@ -156,9 +238,9 @@ export class ViewState {
   }
 
   /**
-   * "local" when saves to `store` ("openai") are also written to localStorage
-   * under the viewUUID (window.openai may keep state in memory only, as
-   * development tools' does), else null.
+   * "local" when saves to `store` are also written to localStorage under the
+   * viewUUID (window.openai may keep state in memory only, as development
+   * tools' does), else null.
    */
   get writeThrough() {
     return this.#through?.name ?? null;
@@ -179,9 +261,9 @@ export class ViewState {
     return (this.#store ?? PENDING).maxBytes;
   }
 
-  /** This render's saved state (from `store`, else from its write-through), or null (nothing saved, or not decided yet: await `ready`). */
+  /** This render's saved state (from `store`, else from its write-through), or null: nothing saved, or not decided yet (await `ready`). */
   get restored() {
-    return this.#restoredFrom === null ? null : this.#restoredFrom === this.#store?.name ? this.#store.restored : this.#through.restored;
+    return this.#callerPart(this.#restoredFull);
   }
 
   /** The last state `store` accepted in this render, else the restored one. */
@@ -192,6 +274,17 @@ export class ViewState {
   /** What each store answered to the last save, e.g. `{ openai: false, local: true }`; null before the first. */
   get lastSave() {
     return this.#lastSave;
+  }
+
+  /**
+   * Call `listener(viewState)` when a store is decided after `ready` (a tool
+   * result that came later named the viewUUID of a "local" store): `store`,
+   * `writeThrough`, and `restored` where that store held a state, which no
+   * save overwrites before the listeners have run. Returns the unsubscribe function.
+   */
+  subscribe(listener) {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /**
@@ -207,17 +300,44 @@ export class ViewState {
   async save(state, requestOptions) {
     const store = this.#store ?? PENDING;
     const through = this.#through;
-    const { copy, text } = snapshot(state, store.maxBytes);
-    this.#saved = { copy, text }; // a write-through that joins later starts from it
+    const { copy, text } = snapshot(this.#withMembers(state), store.maxBytes);
+    this.#saved = { copy, text }; // a store that joins later starts from it
+    this.#wanted = this.#callerPart(copy);
     const [primary, second] = await Promise.allSettled([store.save(copy, text, requestOptions), through?.save(copy, text)]);
     this.#lastSave = { [store.name]: primary.status === "fulfilled" && primary.value === true };
     if (through) this.#lastSave[through.name] = second.status === "fulfilled" && second.value === true;
     if (primary.status === "rejected") throw primary.reason;
     if (!primary.value) return false;
-    this.#state = copy;
+    this.#state = this.#callerPart(copy);
     return true;
   }
-}
 
-// `f(value)` now, or once `value` (a promise) resolves.
-const then = (value, f) => (typeof value?.then === "function" ? value.then(f) : f(value));
+  // `state` with the persisted members' current values (a member whose value is null is left out).
+  #withMembers(state) {
+    if (this.#members.size === 0) return state;
+    let full = state;
+    for (const [name, read] of this.#members) {
+      const value = read();
+      if (value === null || value === undefined) continue;
+      // Anything but an object (or null) is refused by the rule below, as without members.
+      if (full === null) full = {};
+      else if (typeof full !== "object" || Array.isArray(full)) return state;
+      else if (full === state) full = { ...state };
+      full[name] = value;
+    }
+    return full;
+  }
+
+  get [PERSISTED]() {
+    return {
+      add: (name, read) => {
+        this.#members.set(name, read);
+        this.#state = this.#callerPart(this.#state);
+        this.#wanted = this.#callerPart(this.#wanted);
+      },
+      get: (name) => (this.#restoredFull !== null && typeof this.#restoredFull === "object" ? (this.#restoredFull[name] ?? null) : null),
+      // Again the state the caller last asked for, so a save in flight is not undone.
+      save: () => this.save(this.#wanted),
+    };
+  }
+}

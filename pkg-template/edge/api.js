@@ -7,3 +7,5 @@ export { StateCodec } from "./state-codec.js";
 export { createRequestStateCodec } from "./request-state-codec.js";
 // The codec for tmcp's requestStateCodec slot.
 export { tmcpRequestStateCodec } from "./tmcp.js";
+// The opt-in mirror of the token and the viewUUID into structuredContent.
+export { mirrorToStructuredContent } from "./mirror.js";

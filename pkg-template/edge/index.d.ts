@@ -165,3 +165,12 @@ export interface TmcpRequestStateCodec {
  * Throws as `new StateCodec` does (no key in production: a RangeError).
  */
 export declare function tmcpRequestStateCodec(options?: TmcpRequestStateCodecOptions): TmcpRequestStateCodec;
+
+/**
+ * `result` with the token (`_meta["ng-mcp-ui/state"]`) and the `viewUUID` of
+ * its `_meta` copied into its `structuredContent`, for hosts that hand a View
+ * only `content` and `structuredContent` (ext-apps' basic-host). Opt-in: the
+ * model reads structuredContent, so it sees the token's readable payload and
+ * spends its length. `result` is not changed.
+ */
+export declare function mirrorToStructuredContent<R extends { _meta?: Record<string, unknown> | undefined; structuredContent?: unknown }>(result: R): R & { structuredContent: Record<string, unknown> };

@@ -31,7 +31,13 @@ export declare function init(): Promise<"wasm" | "js">;
 
 /** Decodes a token WITHOUT verifying anything. Throws SealedStateError("malformed") for anything but a v1 token. */
 export declare function readTokenUnverified<T = unknown>(token: string): TokenView<T>;
-/** Seconds until the token stops opening: > 0 while valid, <= 0 once expired. Unverified. `nowMs` (default Date.now()) must be a finite number or a Date, else a TypeError. */
+/**
+ * Whole seconds until the token stops opening, counting the second in
+ * progress: > 0 while valid, <= 0 once expired. A token opens until the end
+ * of its `exp` second, so a fresh 600 s token reads 601 in the second it was
+ * sealed. Unverified. `nowMs` (default Date.now()) must be a finite number or
+ * a Date, else a TypeError.
+ */
 export declare function secondsLeft(token: string, nowMs?: number | Date): number;
 /**
  * The token to keep after a tool result (a CallToolResult, the params of

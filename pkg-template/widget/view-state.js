@@ -21,7 +21,7 @@ export { ViewStateError } from "../common.js";
 
 const utf8 = new TextEncoder();
 
-// A Host's maxBytes is usable when it is a positive whole number (src/view_state.rs is_valid_max_bytes).
+// A maxBytes is usable when it is a positive whole number: the one rule for a caller's limit and a Host's.
 const isValidMaxBytes = (n) => typeof n === "number" && Number.isInteger(n) && n >= 1;
 
 /**

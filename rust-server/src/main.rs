@@ -53,14 +53,21 @@ struct Args {
     /// Serve this HTML file as the View resource (read on every resources/read).
     #[arg(long, env = "VIEW_HTML", value_name = "PATH")]
     view_html: Option<PathBuf>,
-    /// The View's resource URI; tools link to it in `_meta.ui.resourceUri`.
+    /// The View's MCP Apps resource URI (`text/html;profile=mcp-app`); tools link to it in `_meta.ui.resourceUri`.
     #[arg(
         long,
         env = "VIEW_URI",
         default_value = "ui://mcp-sealed-state/tic-tac-toe.html"
     )]
     view_uri: String,
-    /// `_meta` of the View's resource contents, a JSON object (e.g. {"ui":{"csp":{...}}}).
+    /// The same View as an Apps SDK template (`text/html+skybridge`); tools link to it in `_meta["openai/outputTemplate"]`.
+    #[arg(
+        long,
+        env = "OUTPUT_TEMPLATE_URI",
+        default_value = "ui://mcp-sealed-state/tic-tac-toe.skybridge.html"
+    )]
+    output_template_uri: String,
+    /// `_meta` of the View's resources, a JSON object (e.g. {"ui":{"csp":{...}}}).
     #[arg(long, env = "VIEW_META", value_name = "JSON")]
     view_meta: Option<String>,
     /// Origin hostnames a browser page may call from, comma-separated; "*" allows any.
@@ -111,11 +118,18 @@ fn view(args: &Args) -> Result<Option<View>, String> {
     let Some(html) = &args.view_html else {
         return Ok(None);
     };
-    if !args.view_uri.starts_with("ui://") {
-        return Err(format!(
-            "--view-uri must be a ui:// URI (got {:?})",
-            args.view_uri
-        ));
+    for (flag, uri) in [
+        ("--view-uri", &args.view_uri),
+        ("--output-template-uri", &args.output_template_uri),
+    ] {
+        if !uri.starts_with("ui://") {
+            return Err(format!("{flag} must be a ui:// URI (got {uri:?})"));
+        }
+    }
+    if args.view_uri == args.output_template_uri {
+        return Err(
+            "--view-uri and --output-template-uri must differ (one resource per MIME type)".into(),
+        );
     }
     let meta = match &args.view_meta {
         Some(text) => match serde_json::from_str(text) {
@@ -129,6 +143,7 @@ fn view(args: &Args) -> Result<Option<View>, String> {
         .map_err(|e| format!("cannot read the View HTML {}: {e}", html.display()))?;
     Ok(Some(View {
         uri: args.view_uri.clone(),
+        template_uri: args.output_template_uri.clone(),
         html: html.clone(),
         meta,
     }))

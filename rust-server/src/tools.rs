@@ -1,4 +1,5 @@
-//! The MCP handler: the demo's `start` and `move` tools and its `ui://` View,
+//! The MCP handler: the demo's `start` and `move` tools and its `ui://` View
+//! (one HTML file as two resources: MCP Apps' and the Apps SDK's template),
 //! answering as www/server/app.js does (same names, arguments, payload JSON,
 //! `_meta["ng-mcp-ui/state"]`, and failures). A fresh `TicTacToe` serves each
 //! HTTP request; it holds configuration only, never a game.
@@ -29,6 +30,8 @@ pub const VIEW_UUID_META_KEY: &str = "viewUUID";
 pub const SERVER_NAME: &str = "mcp-sealed-state-tic-tac-toe";
 /// MCP Apps' MIME type for a View resource.
 pub const VIEW_MIME_TYPE: &str = "text/html;profile=mcp-app";
+/// The Apps SDK's MIME type for a widget template (`openai/outputTemplate`).
+pub const OUTPUT_TEMPLATE_MIME_TYPE: &str = "text/html+skybridge";
 
 /// The query parameter of /mcp that turns the mirror on or off for one request.
 pub const MIRROR_QUERY: &str = "mirror";
@@ -78,13 +81,38 @@ fn mirror_into_structured_content(result: &mut CallToolResult) {
 }
 
 /// The View: an HTML file read on every `resources/read`, so a rebuilt View
-/// is served without a restart.
+/// is served without a restart. It is served under two URIs, one per host
+/// model: MCP Apps hosts follow the tools' `ui.resourceUri` to `uri`, Apps
+/// SDK hosts (`window.openai`) follow `openai/outputTemplate` to `template_uri`.
 #[derive(Clone, Debug)]
 pub struct View {
+    /// The MCP Apps resource (`text/html;profile=mcp-app`).
     pub uri: String,
+    /// The Apps SDK template (`text/html+skybridge`), the same HTML.
+    pub template_uri: String,
     pub html: PathBuf,
-    /// `_meta` of the resource contents (e.g. `{"ui":{"csp":{..}}}`).
+    /// `_meta` of both resources, on their listing and contents (e.g. `{"ui":{"csp":{..}}}`).
     pub meta: Option<JsonObject>,
+}
+
+impl View {
+    /// The View's resources, (URI, MIME type), MCP Apps' first.
+    pub fn resources(&self) -> [(&str, &'static str); 2] {
+        [
+            (&self.uri, VIEW_MIME_TYPE),
+            (&self.template_uri, OUTPUT_TEMPLATE_MIME_TYPE),
+        ]
+    }
+
+    /// The tools' `_meta`: both keys of MCP Apps (nested and the older flat
+    /// one, as ext-apps' registerAppTool writes them) and the Apps SDK's.
+    pub fn tool_meta(&self) -> Value {
+        json!({
+            "ui": { "resourceUri": self.uri },
+            "ui/resourceUri": self.uri,
+            "openai/outputTemplate": self.template_uri,
+        })
+    }
 }
 
 /// What every request's handler shares: configuration, no state.
@@ -108,8 +136,7 @@ impl TicTacToe {
     }
 
     fn tool_meta(&self) -> Option<Value> {
-        let view = self.shared.view.as_ref()?;
-        Some(json!({ "ui": { "resourceUri": view.uri } }))
+        self.shared.view.as_ref().map(View::tool_meta)
     }
 
     fn tools(&self) -> Result<ListToolsResult, ErrorData> {
@@ -326,13 +353,23 @@ impl ServerHandler for TicTacToe {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let resources = match &self.shared.view {
-            Some(view) => vec![json!({
-                "uri": view.uri,
-                "name": "tic-tac-toe",
-                "title": "Tic-tac-toe View",
-                "mimeType": VIEW_MIME_TYPE,
-            })],
+        let resources: Vec<Value> = match &self.shared.view {
+            Some(view) => view
+                .resources()
+                .into_iter()
+                .map(|(uri, mime_type)| {
+                    let mut resource = json!({
+                        "uri": uri,
+                        "name": "tic-tac-toe",
+                        "title": "Tic-tac-toe View",
+                        "mimeType": mime_type,
+                    });
+                    if let (Some(meta), Some(resource)) = (&view.meta, resource.as_object_mut()) {
+                        resource.insert("_meta".into(), Value::Object(meta.clone()));
+                    }
+                    resource
+                })
+                .collect(),
             None => vec![],
         };
         let resources = serde_json::from_value(json!(resources))
@@ -345,9 +382,16 @@ impl ServerHandler for TicTacToe {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let view = match &self.shared.view {
-            Some(view) if view.uri == request.uri => view,
-            _ => {
+        let found = self.shared.view.as_ref().and_then(|view| {
+            let (uri, mime_type) = view
+                .resources()
+                .into_iter()
+                .find(|(uri, _)| *uri == request.uri)?;
+            Some((view, uri.to_owned(), mime_type))
+        });
+        let (view, uri, mime_type) = match found {
+            Some(found) => found,
+            None => {
                 return Err(ErrorData::resource_not_found(
                     format!("Resource {} not found", request.uri),
                     None,
@@ -363,8 +407,8 @@ impl ServerHandler for TicTacToe {
             ErrorData::internal_error("the View is not available", None)
         })?;
         let contents = ResourceContents::TextResourceContents {
-            uri: view.uri.clone(),
-            mime_type: Some(VIEW_MIME_TYPE.into()),
+            uri,
+            mime_type: Some(mime_type.into()),
             text,
             meta: view.meta.clone().map(MetaObject),
         };
@@ -423,6 +467,31 @@ mod tests {
         let mut error = tool_error("no");
         mirror_into_structured_content(&mut error);
         assert_eq!(error.structured_content, None);
+    }
+
+    #[test]
+    fn the_view_is_declared_for_both_host_models() {
+        let view = View {
+            uri: "ui://a/view.html".into(),
+            template_uri: "ui://a/view.skybridge.html".into(),
+            html: PathBuf::from("view.html"),
+            meta: None,
+        };
+        assert_eq!(
+            view.resources(),
+            [
+                ("ui://a/view.html", "text/html;profile=mcp-app"),
+                ("ui://a/view.skybridge.html", "text/html+skybridge"),
+            ]
+        );
+        assert_eq!(
+            view.tool_meta(),
+            json!({
+                "ui": { "resourceUri": "ui://a/view.html" },
+                "ui/resourceUri": "ui://a/view.html",
+                "openai/outputTemplate": "ui://a/view.skybridge.html",
+            })
+        );
     }
 
     #[test]

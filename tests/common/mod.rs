@@ -17,7 +17,7 @@ pub struct Vector {
     pub token: String,
 }
 
-fn hex(s: &str) -> Vec<u8> {
+pub fn hex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())

@@ -20,14 +20,12 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../../js/lib/serve.mjs";
+import { DEFAULT_MOUNTS, REPO_ROOT, VIEW_HTML, buildWorker, serve, startRustServer, startServer } from "../../js/lib/servers.mjs";
 import { PACKED, failOnPageProblems, launchChromium } from "../../js/lib/chromium.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 import { SPEC_DEFAULT_CSP, buildViewCsp } from "../lib/view-csp.js";
-import { VIEW_HTML, buildWorker, startServer } from "../../js/lib/miniflare.mjs";
 import { connectClient } from "../../js/lib/mcp-client.mjs";
-import { startRustServer } from "../../js/lib/rust-server.mjs";
-import { VIEW_RESOURCE_META } from "../server/view-meta.js";
+import { VIEW_DECLARATION } from "../server/view-meta.js";
 // What the servers must declare (www/server/view-meta.js; both serve it).
 const VIEW_URI = "ui://tic-tac-toe/game.html";
 const VIEW_MIME_TYPE = "text/html;profile=mcp-app";
@@ -69,7 +67,7 @@ before(async () => {
     startServer({ key: KEY, instance: "b", build, onLog: quiet }),
     startServer({ key: KEY, instance: "ttl", ttlSeconds: 2, build, onLog: quiet }),
     // The same one-file View, URI and _meta as workerd: the Host reads the View from either.
-    startRustServer({ key: KEY, instance: "rust", onLog: quiet, viewHtml: VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
+    startRustServer({ key: KEY, instance: "rust", onLog: quiet, viewHtml: VIEW_HTML, ...VIEW_DECLARATION }),
   ]);
   for (const s of started) if (s.status === "fulfilled") servers[s.value.instance] = s.value;
   const launched = await Promise.allSettled([launching]);
@@ -155,9 +153,13 @@ async function openHost(t, endpoints, { policy = "wasm", viewState = "host", fra
     policy,
     starts: () => toolCalls.filter((c) => c.name === "start").length,
     async newGame() {
+      // The previous View may be playing already: wait for the new call's View, not for any.
+      const before = (await callIds()).length;
       await page.click("#new-game");
+      await page.waitForFunction((n) => window.demoHost.calls().length > n, before);
+      const [id] = await callIds();
+      await page.waitForSelector(`.call[data-call-id="${id}"][data-ready=true]`);
       await view.locator("body[data-phase=playing][data-busy=false]").waitFor();
-      await page.waitForSelector(".call[data-ready=true]");
     },
     callIds,
     proxyOf,
@@ -258,22 +260,32 @@ async function assertServedAsHostsServeIt(h) {
 }
 
 describe("the demo: workerd server, Host page, game View, inspector", () => {
-  test("the server declares the View as MCP Apps and ChatGPT expect: tool _meta, a ui:// resource of one HTML file, its CSP", async () => {
+  test("the server declares the View for both host models: tool _meta, a ui:// resource of one HTML file for MCP Apps and the same as the Apps SDK's skybridge template, their CSP", async () => {
     const { client } = await connectClient(servers.a.mcpUrl, { name: "e2e" });
+    // The Apps SDK's template (ChatGPT, MCPJam): its own URI and MIME type, the same HTML and _meta.
+    const TEMPLATE_URI = "ui://tic-tac-toe/game.skybridge.html";
+    const TEMPLATE_MIME_TYPE = "text/html+skybridge";
     try {
       const { tools } = await client.listTools();
       for (const name of ["start", "move"]) {
         const meta = tools.find((tool) => tool.name === name)?._meta;
         assert.equal(meta?.ui?.resourceUri, VIEW_URI, name);
-        assert.equal(meta["openai/outputTemplate"], VIEW_URI, name);
+        assert.equal(meta["openai/outputTemplate"], TEMPLATE_URI, name);
       }
       const { resources } = await client.listResources();
-      const listed = resources.find((r) => r.uri === VIEW_URI);
-      assert.equal(listed?.mimeType, VIEW_MIME_TYPE);
+      assert.deepEqual(
+        resources.map((r) => [r.uri, r.mimeType]),
+        [
+          [VIEW_URI, VIEW_MIME_TYPE],
+          [TEMPLATE_URI, TEMPLATE_MIME_TYPE],
+        ],
+      );
+      const template = await client.readResource({ uri: TEMPLATE_URI });
       const { contents } = await client.readResource({ uri: VIEW_URI });
       assert.equal(contents.length, 1);
       const [view] = contents;
       assert.equal(view.mimeType, VIEW_MIME_TYPE);
+      assert.deepEqual(template.contents, [{ ...view, uri: TEMPLATE_URI, mimeType: TEMPLATE_MIME_TYPE }], "the template: the same HTML and _meta");
       assert.deepEqual(view._meta.ui.csp, VIEW_CSP, "no network for the View");
       assert.deepEqual(view._meta["openai/widgetCSP"], { connect_domains: [], resource_domains: [] });
       assert.equal(view.text, readFileSync(VIEW_HTML, "utf8"), "the one-file build, as built");
@@ -301,6 +313,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
       assert.match(await h.view.locator("#expires").textContent(), /^expires in \d+ s$/);
       // The View's store: the Host's ui/set-view-state, shown beside the backend and reported to the Host.
       assert.equal(await h.store(), "host");
+      t.diagnostic(`store decided ${await h.view.locator("body").evaluate(() => window.gameView.decidedAtMs)} ms after the View's document started`);
       assert.match(await h.view.locator("#store").textContent(), /^host /);
       await h.page.waitForSelector(".call[data-store=host]");
       // A piece of UI state a person sees survive: the selected details tab.
@@ -385,7 +398,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     const token = await h.token();
     await h.waitSaved({ tab: "raw", token });
     const saved = await h.localState(first);
-    assert.deepEqual(saved, { token, expired: false, tab: "raw" });
+    assert.deepEqual(saved, { token, tab: "raw" }, 'the View\'s tab, and the token its keeper keeps there (persist: "token")');
     assert.deepEqual(await h.page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":view-state:"))), [], "nothing in the Host's storage");
     await screenshot(h.page, "game-local.png");
 
@@ -418,7 +431,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     assert.equal(await h.store(), "local");
     assert.equal(await h.tab(), "payload");
     assert.equal(await h.board(), ".........");
-    await h.waitSaved({ tab: "payload", token: await h.token() });
+    await h.waitSaved({ token: await h.token() }); // the keeper saves the token; the tab is saved once it changes
     assert.deepEqual(await h.localState(first), saved);
 
     // A state over the limit (64 KiB without a Host's maxBytes) is refused, and the store keeps what it had.

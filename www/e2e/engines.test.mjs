@@ -27,9 +27,8 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { DEFAULT_MOUNTS, serve } from "../../js/lib/serve.mjs";
+import { DEFAULT_MOUNTS, VIEW_HTML, buildWorker, serve, startServer } from "../../js/lib/servers.mjs";
 import { PACKED } from "../../js/lib/chromium.mjs";
-import { VIEW_HTML, buildWorker, startServer } from "../../js/lib/miniflare.mjs";
 import { startSession } from "../../js/lib/webdriver.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 
@@ -325,7 +324,7 @@ return window.demoHost.widgetState(id)?.privateContent?.token === arguments[0];`
       s = await h.state();
       const restoredFrom = await session.execute("return window.gameView.ui.viewState.restoredFrom");
       t.diagnostic(`after a reload: store ${s.store}, restored from ${restoredFrom}, source ${s.source}`);
-      assert.deepEqual({ store: s.store, restoredFrom, board: s.board, token: s.token, source: s.source }, { store: "openai", restoredFrom: "openai", board: BOARD_1, token, source: "offer" });
+      assert.deepEqual({ store: s.store, restoredFrom, board: s.board, token: s.token, source: s.source }, { store: "openai", restoredFrom: "openai", board: BOARD_1, token, source: "viewState" });
       await h.assertNoErrors();
     });
   });

@@ -16,12 +16,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { DEFAULT_MOUNTS, REPO_ROOT, serve } from "../../js/lib/serve.mjs";
+import { DEFAULT_MOUNTS, REPO_ROOT, VIEW_HTML, buildWorker, serve, startRustServer, startServer } from "../../js/lib/servers.mjs";
 import { PACKED, failOnPageProblems, launchChromium } from "../../js/lib/chromium.mjs";
-import { VIEW_HTML, buildWorker, startServer } from "../../js/lib/miniflare.mjs";
-import { startRustServer } from "../../js/lib/rust-server.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
-import { VIEW_RESOURCE_META, VIEW_URI } from "../server/view-meta.js";
+import { VIEW_DECLARATION } from "../server/view-meta.js";
 
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
 const KEY = "hosts e2e key: at least thirty-two bytes long";
@@ -46,7 +44,7 @@ before(async () => {
     launchChromium(),
     startServer({ key: KEY, instance: "plain", build, onLog: quiet }),
     startServer({ key: KEY, instance: "mirror", mirror: true, build, onLog: quiet }),
-    startRustServer({ key: KEY, instance: "rust-mirror", mirror: true, onLog: quiet, viewHtml: VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
+    startRustServer({ key: KEY, instance: "rust-mirror", mirror: true, onLog: quiet, viewHtml: VIEW_HTML, ...VIEW_DECLARATION }),
   ]);
   const [chromium, ...demos] = started;
   if (chromium.status === "fulfilled") browser = chromium.value;
@@ -110,6 +108,46 @@ async function openHost(t, server, options) {
     },
   };
 }
+
+describe("an Apps SDK host: window.openai and no MCP Apps bridge", () => {
+  test("the stand-in's surface=apps-sdk (no bridge at all): store decided without the bridge, token from toolResponseMetadata, a move through window.openai.callTool, tab and token restored after a reload", async (t) => {
+    const h = await openHost(t, servers.plain, { surface: "apps-sdk" });
+    await h.newGame();
+    const [call] = await h.calls();
+    const first = call.result._meta[STATE_META_KEY];
+    await h.view.locator("body[data-phase=playing][data-busy=false][data-store]").waitFor();
+    const seen = await h.view
+      .locator("body")
+      .evaluate((b) => ({ model: b.dataset.hostModel, store: b.dataset.store, through: b.dataset.writeThrough, decidedAtMs: window.gameView.decidedAtMs, callTool: typeof window.openai.callTool }));
+    t.diagnostic(`store decided ${seen.decidedAtMs} ms after the View's document started`);
+    assert.deepEqual({ ...seen, decidedAtMs: undefined }, { model: "apps-sdk", store: "openai", through: "local", decidedAtMs: undefined, callTool: "function" });
+    assert.equal(await h.token(), first);
+    assert.equal(await h.source(), "toolResponseMetadata");
+
+    // A move: through window.openai.callTool (the Host answers `_meta: null`, then set_globals).
+    await h.move(0, BOARD_1);
+    const token1 = await h.token();
+    assert.notEqual(token1, first);
+    assert.equal(await h.source(), "toolResponseMetadata");
+    assert.equal(await h.page.evaluate(() => window.demoHost.stats.toolCalls.move), 1);
+    await h.view.locator('[role=tab][data-tab="claims"]').click();
+    await h.page.waitForFunction(
+      ([id, token]) => window.demoHost.widgetState(id)?.privateContent?.token === token && window.demoHost.widgetState(id).privateContent.tab === "claims",
+      [call.id, token1],
+    );
+
+    // Reloaded: the latest globals and the saved widget state come back; restored from widgetState first.
+    await (await h.proxy()).evaluate(() => localStorage.clear());
+    await h.reloadView();
+    await h.view.locator("body[data-phase=playing]").waitFor();
+    assert.equal(await h.token(), token1);
+    assert.equal(await h.board(), BOARD_1);
+    assert.equal(await h.view.locator("body").getAttribute("data-tab"), "claims");
+    assert.equal(await h.view.locator("body").evaluate(() => window.gameView.ui.viewState.restoredFrom), "openai");
+    await h.move(2, BOARD_2);
+    assert.deepEqual([...h.problems], []);
+  });
+});
 
 describe("Views where the Host drops the tool result's _meta", () => {
   test("ChatGPT's surface (a stand-in of its documented window.openai API): token and viewUUID from toolResponseMetadata, a move adopted from openai:set_globals, state in widgetState.privateContent with modelContent kept, restored on re-render", async (t) => {
@@ -177,7 +215,7 @@ describe("Views where the Host drops the tool result's _meta", () => {
       [call.id, token1],
     );
     const saved = await h.page.evaluate((id) => window.demoHost.widgetState(id), call.id);
-    assert.deepEqual(saved, { modelContent, imageIds, privateContent: { token: token1, expired: false, tab: "claims" } });
+    assert.deepEqual(saved, { modelContent, imageIds, privateContent: { token: token1, tab: "claims" } });
     // Written through to this frame's localStorage under the viewUUID of toolResponseMetadata.
     const local = await (await h.proxy()).evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), LOCAL_KEY_PREFIX + result._meta.viewUUID);
     assert.deepEqual(local, saved.privateContent);
@@ -190,7 +228,7 @@ describe("Views where the Host drops the tool result's _meta", () => {
     assert.equal(await h.board(), BOARD_1);
     assert.equal(await h.view.locator("body").getAttribute("data-tab"), "claims");
     assert.equal(await h.view.locator("body").evaluate(() => window.gameView.ui.viewState.restoredFrom), "openai");
-    assert.equal(await h.source(), "offer", "the restored token");
+    assert.equal(await h.source(), "viewState", "the restored token");
     assert.match(await h.view.locator("#vs-status").textContent(), /restored/);
 
     // And it plays on.

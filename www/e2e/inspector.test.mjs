@@ -17,12 +17,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { REPO_ROOT } from "../../js/lib/serve.mjs";
+import { REPO_ROOT, VIEW_HTML, startRustServer, startServer } from "../../js/lib/servers.mjs";
 import { PACKED, failOnPageProblems, keepOnLoopback, launchChromium } from "../../js/lib/chromium.mjs";
-import { VIEW_HTML, startServer } from "../../js/lib/miniflare.mjs";
-import { startInspector } from "../../js/lib/mcp-inspector.mjs";
-import { startRustServer } from "../../js/lib/rust-server.mjs";
-import { VIEW_RESOURCE_META, VIEW_URI } from "../server/view-meta.js";
+import { connectInspector, startInspector } from "../../js/lib/mcp-inspector.mjs";
+import { VIEW_DECLARATION } from "../server/view-meta.js";
 
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
 const KEY = "inspector e2e key: at least thirty-two bytes long";
@@ -48,7 +46,7 @@ before(async () => {
   const started = await Promise.allSettled([
     launchChromium(),
     startServer({ key: KEY, instance: "workerd", onLog: quiet }),
-    startRustServer({ key: KEY, instance: "rust", onLog: quiet, viewHtml: VIEW_HTML, viewUri: VIEW_URI, viewMeta: VIEW_RESOURCE_META }),
+    startRustServer({ key: KEY, instance: "rust", onLog: quiet, viewHtml: VIEW_HTML, ...VIEW_DECLARATION }),
   ]);
   const [chromium, ...demos] = started;
   if (chromium.status === "fulfilled") browser = chromium.value;
@@ -66,27 +64,6 @@ async function screenshot(page, name) {
   const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   for (const frame of page.frames()) await frame.evaluate(twoFrames).catch(() => {});
   await page.screenshot({ path: join(ARTIFACTS, name) });
-}
-
-// The Inspector's switch is controlled by its connection status, and its
-// handler awaits a pending promise before it sets "connecting"; on two busy
-// cores a click can land before that settles and change nothing (CI saw it).
-// So click, wait for the switch to show connecting or connected, and click
-// again only while it still shows neither.
-async function connect(page) {
-  const toggle = page.getByRole("switch", { name: /Connect or disconnect/ });
-  const connected = page.getByText("Connected", { exact: true }).first();
-  for (let attempt = 1; ; attempt++) {
-    await toggle.click({ force: true }); // Mantine draws the track over the input
-    const input = await toggle.elementHandle();
-    const started = await page
-      .waitForFunction((el) => el.checked, input, { timeout: 10_000 })
-      .then(() => true)
-      .catch(() => false); // not yet, or the input was re-rendered under the click
-    if (started || (await connected.isVisible())) break;
-    assert.ok(attempt < 3, "the Inspector did not start connecting after three clicks on its switch");
-  }
-  await connected.waitFor();
 }
 
 describe("the demo in the MCP Inspector 2.12 (web UI, Chromium)", () => {
@@ -111,7 +88,7 @@ describe("the demo in the MCP Inspector 2.12 (web UI, Chromium)", () => {
       // Its one server, as given on the command line: Streamable HTTP to the demo in workerd.
       await page.getByText("Streamable HTTP").first().waitFor();
       await page.getByText(server.mcpUrl.href).first().waitFor();
-      await connect(page);
+      await connectInspector(page);
       await page.getByText("mcp-sealed-state-tic-tac-toe").first().waitFor(); // serverInfo.name, in the header
 
       // The Apps tab lists the tools that have a `ui://` View; opening `start` calls it and renders its View.
@@ -145,6 +122,7 @@ describe("the demo in the MCP Inspector 2.12 (web UI, Chromium)", () => {
       // View says so, in its page and to the Inspector.
       await view.locator("body[data-store]").waitFor();
       assert.equal(await view.locator("body").getAttribute("data-store"), "memory");
+      t.diagnostic(`store decided ${await view.locator("body").evaluate(() => window.gameView.decidedAtMs)} ms after the View's document started`);
       assert.match(await view.locator("#store").textContent(), /^memory /);
       await page.getByText('{"store":"memory"}').first().waitFor();
 

@@ -13,9 +13,8 @@ import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { REPO_ROOT, serve } from "../../js/lib/serve.mjs";
+import { REPO_ROOT, VIEW_HTML, serve, startServer } from "../../js/lib/servers.mjs";
 import { PACKED, failOnPageProblems, launchChromium } from "../../js/lib/chromium.mjs";
-import { VIEW_HTML, startServer } from "../../js/lib/miniflare.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
@@ -94,6 +93,7 @@ test("@mcp-ui/client AppRenderer: the View renders through our sandbox proxy, th
       protocolVersion: ui.viewState.rawInitializeResult?.protocolVersion ?? null,
       openai: typeof window.openai,
       origin: window.origin,
+      decidedAtMs: window.gameView.decidedAtMs,
     };
   });
   t.diagnostic(`View in AppRenderer: ${JSON.stringify(seen)}`);

@@ -21,10 +21,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { REPO_ROOT } from "../../js/lib/serve.mjs";
+import { REPO_ROOT, VIEW_HTML, startServer } from "../../js/lib/servers.mjs";
 import { CHROMIUM_ARGS, PACKED, keepOnLoopback } from "../../js/lib/chromium.mjs";
-import { VIEW_HTML, startServer } from "../../js/lib/miniflare.mjs";
-import { startMcpUseInspector } from "../lib/mcp-use-inspector.mjs";
+import { startMcpUseInspector } from "../../js/lib/mcp-use-inspector.mjs";
 
 const ARTIFACTS = join(REPO_ROOT, "www/artifacts");
 const KEY = "mcp-use e2e key: at least thirty-two bytes long";
@@ -155,7 +154,9 @@ test("mcp-use Inspector: the View renders, a move plays, store openai written th
     widgetState: window.openai.widgetState ?? null,
     restoredFrom: window.gameView.ui.viewState.restoredFrom,
     store: window.gameView.ui.viewState.store,
+    decidedAtMs: window.gameView.decidedAtMs,
   }));
+  t.diagnostic(`after the reload: store decided ${after.decidedAtMs} ms after the View's document started`);
   assert.equal(after.widgetState, null, "window.openai kept nothing: memory only");
   assert.equal(after.store, "openai");
   assert.equal(after.restoredFrom, "local", "restored from the write-through");

@@ -19,7 +19,7 @@
 // JS backend serves it (shown under "Backend").
 import "./zod-jitless.js"; // before ext-apps: see there
 import { App } from "@modelcontextprotocol/ext-apps";
-import { connectWithViewState, keepFreshestToken } from "mcp-sealed-state/app";
+import { callTool, connectWithViewState, keepFreshestToken } from "mcp-sealed-state/app";
 import { backend, init, isSealedStateError, readTokenUnverified, secondsLeft } from "mcp-sealed-state/widget";
 
 const $ = (id) => document.getElementById(id);
@@ -38,6 +38,7 @@ const ui = {
   token: null, // the freshest token (keeper.token)
   source: null, // where it came from (keeper.source)
   expired: false, // the server refused the token: "expired, start over"
+  status: "waiting", // keeper.status: "waiting" | "ready" | "expired" | "none"
   busy: false, // a tool call is in flight
   message: null, // a game error (occupied cell, ...), not a token problem
   lastMove: null, // { player, computer } of the latest result of this render
@@ -51,7 +52,8 @@ const SOURCES = {
   _meta: "_meta (the tool result)",
   toolResponseMetadata: "window.openai.toolResponseMetadata",
   structuredContent: "structuredContent (the server's mirror)",
-  offer: "the restored view state",
+  viewState: "the restored view state",
+  offer: "offered",
 };
 const STORES = {
   host: "host (ui/set-view-state)",
@@ -87,7 +89,8 @@ async function persist() {
   const vs = ui.viewState;
   if (!vs) return;
   try {
-    const kept = await vs.save({ token: ui.token, expired: ui.expired, tab: ui.tab });
+    // The keeper adds the token to every save (persist: "token").
+    const kept = await vs.save({ tab: ui.tab });
     ui.saveNote = kept ? `saved (${new Date().toLocaleTimeString()})` : "kept in this View only";
   } catch (e) {
     ui.saveNote = `not saved: ${e.message} (${e.code ?? "?"})`;
@@ -103,78 +106,57 @@ function selectTab(tab) {
 }
 
 // ------------------------------------------------------------------ results
-// The keeper listens to the Host's tool results (and to window.openai where
-// the Host is ChatGPT) and takes the results of our own calls; the View shows
-// and saves whatever it keeps. On a re-render the Host replays the result of
-// the call that opened this View, and the restored token came from it or from
-// a later move: it is offered after the replayed result, which the keeper's
-// rule lets replace a token from the Host (never one from our own call).
+// The keeper takes the Host's tool results (and window.openai's, where the
+// Host speaks the Apps SDK) and the results of our own calls, keeps the token
+// in the view state under "token" and restores it from there on the next
+// render, ahead of the render's result that the Host replays.
 const app = new App({ name: "mcp-sealed-state tic-tac-toe", version: "0.1.0" }, {}, { autoResize: true });
-let restoredExpired = false; // the saved state said the server had refused the restored token
-let firstHostResult = true; // until the render's result and the restored state are settled
 const keeper = keepFreshestToken(app, {
+  persist: "token",
   onchange: () => {
-    restoredExpired = false;
     sync();
     render();
-    // Before the render's result is settled with the restored state, a change is not worth saving over it.
-    if (!firstHostResult) persist();
   },
   onexpired: () => {
     sync();
     render();
-    persist();
   },
+});
+keeper.subscribe(() => {
+  sync();
+  render();
 });
 function sync() {
   ui.token = keeper.token;
   ui.source = keeper.source;
-  ui.expired = keeper.expired || (restoredExpired && ui.token !== null);
+  ui.expired = keeper.expired;
+  ui.status = keeper.status;
 }
 
-function onHostResult(result) {
-  const restored = ui.viewState?.restored;
-  const first = firstHostResult;
-  if (first && typeof restored?.token === "string") {
-    keeper.offer(restored.token);
-    restoredExpired = restored.expired === true && keeper.token === restored.token;
-  }
-  firstHostResult = false;
+app.addEventListener("toolresult", (result) => {
   ui.lastMove = result?.structuredContent?.lastMove ?? null;
   sync();
   render();
-  // Save what this render holds unless it is what was restored.
-  if (!first || keeper.token !== (restored?.token ?? null)) persist();
-}
-
-function onResult(result) {
-  ui.message = null;
-  if (isSealedStateError(result)) {
-    // The keeper has marked it expired: "expired, start over".
-  } else if (result?.isError) {
-    ui.message = result.content?.find((c) => c.type === "text")?.text ?? "The server refused that move.";
-  } else {
-    ui.lastMove = result?.structuredContent?.lastMove ?? null;
-  }
-  sync();
-  render();
-}
+});
 
 async function call(name, args) {
   ui.busy = true;
   ui.message = null;
   render();
   try {
-    const result = await app.callServerTool({ name, arguments: args });
-    // A new game replaces whatever we held, even a token from the Host (restored, or forged).
-    if (name === "start" && !result?.isError) keeper.reset();
-    keeper.adopt(result); // its token replaces ours; a refusal sets keeper.expired
-    onResult(result);
+    // Through the bridge, or window.openai.callTool where the Host speaks only
+    // the Apps SDK; the keeper takes the result's token (a refusal: keeper.expired).
+    const result = await callTool(app, { name, arguments: args });
+    if (result?.isError && !isSealedStateError(result)) {
+      ui.message = result.content?.find((c) => c.type === "text")?.text ?? "The server refused that move.";
+    } else if (!result?.isError) {
+      ui.lastMove = result?.structuredContent?.lastMove ?? null;
+    }
   } catch (e) {
     ui.message = `The call failed: ${e.message}`;
-    render();
   } finally {
     ui.busy = false;
+    sync();
     render();
   }
 }
@@ -199,12 +181,13 @@ function render() {
   const c = claims();
   const board = boardOf(c);
   const { status, line } = board ? statusOf(board) : { status: null, line: null };
-  const phase = !ui.token ? "waiting" : ui.expired ? "expired" : status === "playing" ? "playing" : "over";
+  const phase = ui.status === "none" ? "none" : !ui.token ? "waiting" : ui.expired ? "expired" : status === "playing" ? "playing" : "over";
   document.body.dataset.phase = phase;
   document.body.dataset.busy = String(ui.busy);
 
   const text = {
     waiting: "Waiting for the game…",
+    none: "No game in this View: start one.",
     expired: "Token refused",
     playing: ui.busy ? "Sending your move…" : "Your move (X)",
   };
@@ -223,7 +206,7 @@ function render() {
 
   renderTabs();
   $("expired-banner").hidden = !ui.expired;
-  $("play-again").hidden = phase !== "over";
+  $("play-again").hidden = phase !== "over" && phase !== "none";
   $("game-message").hidden = !ui.message;
   $("game-message").textContent = ui.message ?? "";
   renderMeta(c);
@@ -298,30 +281,31 @@ $("play-again").addEventListener("click", () => call("start", {}));
 setInterval(renderClock, 250);
 
 // ------------------------------------------------------------------ connect
-// Register before connect (the keeper above listens from its creation). The
-// Host's tool-result may arrive before connect() resolves in our code, so this
-// listener waits for the store and the restored view state (for "local" those
-// are settled by that very result, which carries the viewUUID).
-let settled;
-const ready = new Promise((r) => (settled = r));
-app.ontoolresult = (params) => ready.then(() => onHostResult(params));
-app.ontoolinput = () => {};
-
+// In an MCP Apps host the bridge answers; in an Apps SDK host (ChatGPT's
+// openai/outputTemplate, MCPJam) it never does, and the store is decided
+// without it within half a second. `ready` is bounded too.
 window.gameView = { ui, app, keeper }; // for tests and the curious
 render();
 const viewState = await connectWithViewState(app);
 await viewState.ready;
 ui.viewState = viewState;
-const restored = viewState.restored;
-if (TABS.includes(restored?.tab)) ui.tab = restored.tab;
-const limit = ` (max ${viewState.maxBytes} bytes)`;
-const from = viewState.restoredFrom && viewState.restoredFrom !== viewState.store ? ` from ${viewState.restoredFrom}` : "";
-ui.saveNote = viewState.store === "memory" ? "kept in this View only" : `${restored ? `restored${from}` : "nothing saved yet"}${limit}`;
-settled();
-renderStore();
-render();
+window.gameView.decidedAtMs = Math.round(performance.now()); // since this document started: the time to a decided store
+function showViewState() {
+  const restored = viewState.restored;
+  if (TABS.includes(restored?.tab)) ui.tab = restored.tab;
+  const limit = ` (max ${viewState.maxBytes} bytes)`;
+  const from = viewState.restoredFrom && viewState.restoredFrom !== viewState.store ? ` from ${viewState.restoredFrom}` : "";
+  ui.saveNote = viewState.store === "memory" ? "kept in this View only" : `${restored ? `restored${from}` : "nothing saved yet"}${limit}`;
+  document.body.dataset.hostModel = viewState.hostModel;
+  renderStore();
+  sync();
+  render();
+}
+showViewState();
+// A "local" store that a later tool result decided: its restored state, and the store, shown now.
+viewState.subscribe(showViewState);
 // Tell the Host too (it shows it beside the View); a Host without logging drops it.
-app.sendLog({ level: "info", logger: "mcp-sealed-state", data: { store: viewState.store } }).catch(() => {});
+if (viewState.hostModel === "mcp-apps") app.sendLog({ level: "info", logger: "mcp-sealed-state", data: { store: viewState.store } }).catch(() => {});
 
 // Which implementation of the widget serves this page: "wasm", or "js" where
 // the page's CSP refuses WebAssembly. Settled once loading has.
@@ -330,5 +314,5 @@ init().then((which) => {
   document.body.dataset.backend = which;
   window.gameView.backend = backend();
   // Tell the Host too (it shows it beside the View); a Host without logging drops it.
-  app.sendLog({ level: "info", logger: "mcp-sealed-state", data: { backend: which } }).catch(() => {});
+  if (viewState.hostModel === "mcp-apps") app.sendLog({ level: "info", logger: "mcp-sealed-state", data: { backend: which } }).catch(() => {});
 });

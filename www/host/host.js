@@ -28,16 +28,20 @@
 // as on a host that keeps per-view state in the frame), meta ("keep": the
 // View gets the whole tool result, the default; "drop": the tool-result
 // notification carries only `content` and `structuredContent`, as ext-apps'
-// basic-host sends it, issue 646), surface ("mcp", the default; "chatgpt": a
+// basic-host sends it: github.com/modelcontextprotocol/ext-apps/issues/646), surface ("mcp", the default; "chatgpt": a
 // stand-in of ChatGPT's documented surface, ./openai-surface.js: `_meta`
 // stripped from what the View is given, `window.openai` injected with the
 // result's `_meta` as toolResponseMetadata and a structured widgetState kept
-// per call by this page, `openai:set_globals` on each later result).
+// per call by this page, `openai:set_globals` on each later result;
+// "apps-sdk": the same window.openai with `callTool`, and no MCP Apps bridge
+// at all, as ChatGPT's outputTemplate widgets and the MCPJam Inspector), tool
+// (the tool the "new game" button calls, with no arguments, and renders;
+// default "start", the demo's).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { DEFAULT_VIEW_STATE_MAX_BYTES, ViewStateAppBridge, localStorageViewState } from "mcp-sealed-state/app-bridge";
 import { adoptToken, STATE_META_KEY } from "mcp-sealed-state/widget";
-import { SET_WIDGET_STATE_METHOD, globalsFor, setGlobals, withOpenAi, withoutMeta } from "./openai-surface.js";
+import { CALL_TOOL_METHOD, SET_WIDGET_STATE_METHOD, answerCallTool, globalsFor, setGlobals, withOpenAi, withoutMeta } from "./openai-surface.js";
 
 const $ = (id) => document.getElementById(id);
 const qs = new URLSearchParams(location.search);
@@ -68,7 +72,10 @@ const offerViewState = qs.get("viewstate") !== "off";
 const viewSandbox = qs.get("frame") === "storage" ? "allow-scripts allow-same-origin" : "allow-scripts";
 const sandboxOrigin = new URL(qs.get("sandbox") || `${location.protocol}//${location.hostname}:${Number(location.port) + 1}`).origin;
 const dropMeta = qs.get("meta") === "drop";
-const chatgpt = qs.get("surface") === "chatgpt";
+// surface=apps-sdk: the Apps SDK model alone: window.openai (with callTool) and no MCP Apps bridge at all.
+const appsSdk = qs.get("surface") === "apps-sdk";
+const chatgpt = qs.get("surface") === "chatgpt" || appsSdk;
+const newCallTool = qs.get("tool")?.trim() || "start";
 
 // Counters for tests and for the curious: tool calls this page load made, by name.
 const stats = { toolCalls: {}, requests: 0 };
@@ -81,7 +88,7 @@ window.demoHost = {
   viewSandbox,
   sandboxOrigin,
   dropMeta,
-  surface: chatgpt ? "chatgpt" : "mcp",
+  surface: appsSdk ? "apps-sdk" : chatgpt ? "chatgpt" : "mcp",
   calls: () => loadCalls(),
   widgetState: (callId) => loadWidgetState(callId),
   views: new Map(),
@@ -279,7 +286,8 @@ function renderCall(call, { prepend = false } = {}) {
     await bridge.sendToolResult(forView(call.result));
     node.dataset.ready = "true";
   };
-  bridge.oncalltool = async (params) => {
+  // A tool call of the View, forwarded to the server: the Host sees every result.
+  const forwardCall = async (params) => {
     const t0 = performance.now();
     const result = await callTool(params.name, params.arguments ?? {});
     const next = adoptToken(latestToken, result);
@@ -289,6 +297,10 @@ function renderCall(call, { prepend = false } = {}) {
       showToken();
     }
     lastNote.textContent = `${params.name} → ${result.isError ? "error" : "ok"} in ${Math.round(performance.now() - t0)} ms`;
+    return result;
+  };
+  bridge.oncalltool = async (params) => {
+    const result = await forwardCall(params);
     // ChatGPT's stand-in: the later result reaches window.openai's globals, after the View has the call's answer.
     if (chatgpt) setTimeout(() => setGlobals(iframe.contentWindow, { toolOutput: result.structuredContent ?? null, toolResponseMetadata: result._meta ?? null }));
     // basic-host forwards the View's own calls whole (only its notification drops _meta); ChatGPT's bridge strips them too.
@@ -320,9 +332,37 @@ function renderCall(call, { prepend = false } = {}) {
 
   // Each load of the proxy announces itself; it then gets the View's HTML.
   let resource = null;
+  // The render's globals: the call's result, or the latest one of the View's own calls (an Apps SDK host updates them).
+  const renderResult = () => (appsSdk && call.latestResult ? call.latestResult : call.result);
   const htmlForRender = () =>
-    chatgpt ? withOpenAi(resource.html, globalsFor({ toolInput: call.arguments, result: call.result, widgetState: loadWidgetState(call.id) ?? FIRST_WIDGET_STATE })) : resource.html;
+    chatgpt
+      ? withOpenAi(resource.html, globalsFor({ toolInput: call.arguments, result: renderResult(), widgetState: loadWidgetState(call.id) ?? FIRST_WIDGET_STATE }), { callTool: appsSdk })
+      : resource.html;
   bridge.onsandboxready = () => bridge.sendSandboxResourceReady({ html: htmlForRender(), sandbox: viewSandbox });
+  if (appsSdk) {
+    // No bridge answers the View: the sandbox proxy gets its HTML from here, and window.openai.callTool comes here.
+    window.addEventListener("message", async (event) => {
+      if (event.source !== iframe.contentWindow || event.data?.jsonrpc !== "2.0") return;
+      if (event.data.method === "ui/notifications/sandbox-proxy-ready") {
+        iframe.contentWindow.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: htmlForRender(), sandbox: viewSandbox } }, "*");
+        renders++;
+        node.dataset.renders = String(renders);
+        node.dataset.ready = "true";
+      } else if (event.data.method === CALL_TOOL_METHOD) {
+        const { id, name, arguments: args } = event.data.params ?? {};
+        try {
+          const result = await forwardCall({ name, arguments: args ?? {} });
+          call.latestResult = result;
+          updateCall(call.id, { latestResult: result });
+          // As MCPJam answers: the result without its `_meta`, then the globals updated.
+          answerCallTool(iframe.contentWindow, id, { result: { ...withoutMeta(result), _meta: null } });
+          setTimeout(() => setGlobals(iframe.contentWindow, { toolOutput: result.structuredContent ?? null, toolResponseMetadata: result._meta ?? null }));
+        } catch (e) {
+          answerCallTool(iframe.contentWindow, id, { error: e.message });
+        }
+      }
+    });
+  }
   if (chatgpt) {
     // window.openai.setWidgetState in the View: this page keeps it per call, as ChatGPT keeps it per message.
     window.addEventListener("message", (event) => {
@@ -338,7 +378,7 @@ function renderCall(call, { prepend = false } = {}) {
     .then(async (r) => {
       resource = r;
       node.dataset.policy = policy;
-      await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
+      if (!appsSdk) await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
       iframe.src = sandboxUrl(r.csp);
     })
     .catch((e) => {
@@ -369,13 +409,13 @@ async function newGame() {
   button.disabled = true;
   try {
     const args = {};
-    const result = await callTool("start", args);
-    if (result.isError) throw new Error(result.content?.find((c) => c.type === "text")?.text ?? "start failed");
-    const call = { id: crypto.randomUUID(), tool: "start", arguments: args, result, at: Date.now() };
+    const result = await callTool(newCallTool, args);
+    if (result.isError) throw new Error(result.content?.find((c) => c.type === "text")?.text ?? `${newCallTool} failed`);
+    const call = { id: crypto.randomUUID(), tool: newCallTool, arguments: args, result, at: Date.now() };
     saveCalls([call, ...loadCalls()]);
     await renderCall(call, { prepend: true });
   } catch (e) {
-    showError(`start failed: ${e.message}`);
+    showError(`${newCallTool} failed: ${e.message}`);
   } finally {
     button.disabled = false;
   }
@@ -480,7 +520,7 @@ async function main() {
       return span;
     }),
   );
-  $("new-game").disabled = !tools.some((t) => t.name === "start");
+  $("new-game").disabled = !tools.some((t) => t.name === newCallTool);
   $("new-game").addEventListener("click", newGame);
 
   // Re-render the stored tool calls: stored results, no tools/call.

@@ -5,7 +5,7 @@
 // Why an import map and not a bundle: the Host page and the inspector load the
 // package as published, module by module, which is what a page without a
 // bundler gets; serving the package unchanged tests exactly that.
-// URLs are the mounts of www/lib/serve.mjs: /pkg/ (the package), /node_modules/
+// URLs are the mounts of js/lib/servers.mjs: /pkg/ (the package), /node_modules/
 // (js/node_modules), /www/.
 //
 // The Host side needs ext-apps' app-bridge, whose bare imports (SDK client,

@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { listen } from "../../js/lib/serve.mjs";
+import { listen } from "../../js/lib/servers.mjs";
 import { POLICIES, buildViewCsp } from "./view-csp.js";
 
 const SANDBOX_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../sandbox");

@@ -34,7 +34,7 @@
 //                    result's _meta into its structuredContent, for hosts that
 //                    drop _meta (ChatGPT's View notification, ext-apps'
 //                    basic-host). Off by default: structuredContent is
-//                    model-visible (see mirrorForHostsWithoutMeta). A request
+//                    model-visible (see mirrorToStructuredContent). A request
 //                    may choose for itself with ?mirror=1 or ?mirror=0 on /mcp.
 //
 // The principal. Tokens are bound (`{ bind }`) to the value of the
@@ -47,7 +47,7 @@
 // Routes: POST/GET/DELETE /mcp (MCP Streamable HTTP), GET /health, and
 // OPTIONS (CORS preflight) for a browser Host page on another local origin.
 import { McpServer, createMcpHandler, fromJsonSchema, localhostAllowedOrigins, originValidationResponse } from "@modelcontextprotocol/server";
-import { STATE_META_KEY, SealedStateError, StateCodec } from "mcp-sealed-state";
+import { STATE_META_KEY, SealedStateError, StateCodec, mirrorToStructuredContent } from "mcp-sealed-state";
 import { GameError, describe, isGame, newGame, play, publicView } from "./game.js";
 import { SDK_CODEC, sdkViewCodec } from "./sdk-codec.js";
 
@@ -134,30 +134,6 @@ export function mirrorFor(url, config) {
   return asked === null ? config.mirror : parseSwitch(asked);
 }
 
-/**
- * For hosts that drop a tool result's `_meta` before the View sees it
- * (ChatGPT's ui/notifications/tool-result, ext-apps' basic-host): a copy of
- * `result` whose `structuredContent` also carries `_meta`'s sealed token
- * (STATE_META_KEY) and viewUUID, under the same names, where the View reads
- * them last (docs/hosts.md, "Where the token and the viewUUID reach the View").
- *
- * Never the default, because structuredContent is model-visible: the model
- * sees the token (signed, so it cannot alter it unnoticed; its secret part
- * encrypted, so it reads nothing the server keeps there; the rest of the
- * payload is readable base64url JSON, as it is to the View) and spends context
- * on it: the demo's 361-character token is about 245 o200k tokens, which takes
- * a result's structuredContent from about 40 to about 320 (README.md). A tool
- * with an outputSchema must admit the two properties.
- */
-export function mirrorForHostsWithoutMeta(result) {
-  const meta = result?._meta;
-  if (meta === null || typeof meta !== "object") return result;
-  const mirrored = {};
-  for (const key of [STATE_META_KEY, VIEW_UUID_META_KEY]) if (typeof meta[key] === "string") mirrored[key] = meta[key];
-  if (Object.keys(mirrored).length === 0) return result;
-  return { ...result, structuredContent: { ...result.structuredContent, ...mirrored } };
-}
-
 // One codec per configuration per isolate. The codec is configuration, not
 // session state; caching it matters for the dev ephemeral key (a codec per
 // request would draw a new key per request and no token would ever open).
@@ -217,7 +193,7 @@ const isSecret = (s) => s !== null && typeof s === "object" && typeof s.gameId =
  *   extend     (server, { codec, principal }) => void: register more tools or
  *              the View's `ui://` resource on the same server
  *   mirror     true: every result also carries the token and the viewUUID in
- *              structuredContent (mirrorForHostsWithoutMeta); default false
+ *              structuredContent (mirrorToStructuredContent); default false
  *   onRefused  ({ tool, reason, principal }) => void: a token failed to open;
  *              `reason` is for server logs only and never reaches the client
  *   serverInfo { name, version }
@@ -237,7 +213,7 @@ export function buildDemoServer({ codec, principal, toolMeta, extend, onRefused,
       // a fresh viewUUID per result lets a View keep its UI state per rendered result (ext-apps' pattern).
       _meta: { [STATE_META_KEY]: await codec.seal(game, { bind: principal, secret }), [VIEW_UUID_META_KEY]: crypto.randomUUID() },
     };
-    return mirror ? mirrorForHostsWithoutMeta(out) : out;
+    return mirror ? mirrorToStructuredContent(out) : out;
   };
 
   server.registerTool(

@@ -4,7 +4,7 @@
 // (STATE_KEY, TTL_SECONDS, ALLOWED_ORIGINS, INSTANCE), the X-Demo-User
 // principal and the routes (/mcp, /health).
 //
-// Bundle and run it with js/lib/miniflare.mjs (esbuild against the packed
+// Bundle and run it with js/lib/servers.mjs (esbuild against the packed
 // mcp-sealed-state package, whose "workerd" export condition imports the
 // wasm as a module; Miniflare supplies it as CompiledWasm). The View is the
 // one-file build of www/game (`node www/game/build.mjs`), imported as text.

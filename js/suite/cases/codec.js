@@ -145,11 +145,11 @@ test("options: ttlSeconds, leewaySeconds, maxTokenBytes are checked at construct
   assert.equal(envelope(new StateCodec({ key: KEY, ttlSeconds: null, now: () => T0 }).seal(1)).exp, S0 + 600);
 });
 
-// Issue 36 item 2: on main each keyless codec drew its own key at
-// construction, so a codec built per request refused the last request's tokens.
+// One development key per isolate, drawn at first use: a codec built per
+// request must open the last request's tokens.
 test("no key: production refuses it; otherwise the codecs of one isolate share one development key", () => {
   for (const key of [undefined, null]) clearError(() => new StateCodec({ key, production: true }), RangeError, /no key configured, and production mode refuses the ephemeral development key/);
-  // An empty list is a mistake in either mode, never the ephemeral key (issue 23).
+  // An empty list is a mistake in either mode, never the ephemeral key.
   for (const production of [true, false]) clearError(() => new StateCodec({ key: [], production }), RangeError, /the key list is empty/);
   // production is explicit here: whether NODE_ENV is readable differs by runtime.
   const a = new StateCodec({ production: false });

@@ -1,4 +1,4 @@
-// Options: one rule per input (issue 36), and what a call cannot honour refused (issue 35).
+// Options: one rule per input, and what a call cannot honour refused, never dropped.
 import * as edge from "mcp-sealed-state";
 import { assert, test } from "../harness.js";
 import { KEY, S0, T0, clearError, envelope } from "../util.js";
@@ -6,8 +6,8 @@ import { KEY, S0, T0, clearError, envelope } from "../util.js";
 const { StateCodec } = edge;
 const at = (ms, opts = {}) => new StateCodec({ key: KEY, now: () => ms, ...opts });
 
-// Issue 36: a ttl of 0 or less made every token born expired, and "600" (a
-// string from an env binding) said only "a finite number"; main accepted -1 and 0.
+// A ttl of 0 or less would make every token born expired, and "600" (a string
+// from an env binding) must be told apart from a number in the message.
 test("options: ttlSeconds is a positive safe integer; a wrong type names the type that came", () => {
   for (const ttlSeconds of [0, -1, -0, 1.5, Number.MAX_SAFE_INTEGER + 1]) clearError(() => at(T0, { ttlSeconds }), RangeError, /^mcp-sealed-state: ttlSeconds must be a safe integer \(positive\)/);
   clearError(() => at(T0, { ttlSeconds: "600" }), TypeError, /ttlSeconds must be a safe integer \(positive\), not a string \("600": convert it with Number\(\)\)/);
@@ -22,7 +22,7 @@ test("options: ttlSeconds is a positive safe integer; a wrong type names the typ
   assert.equal(envelope(at(T0, { ttlSeconds: undefined, leewaySeconds: undefined, production: undefined }).seal(1)).exp, S0 + 600);
 });
 
-// Issue 36: an unknown option such as `ttl` was silently ignored on main.
+// A misspelt option such as `ttl` must not be ignored silently.
 test("options: an unknown option is refused with the known names listed (constructor and every call)", () => {
   clearError(() => at(T0, { ttl: 60 }), TypeError, /StateCodec has no option "ttl"; its options are key, ttlSeconds, leewaySeconds, maxTokenBytes, maxRequestBytes, production, now, env/);
   clearError(() => new StateCodec(null), TypeError, /options must be an object \(got null\)/);
@@ -44,8 +44,8 @@ test("options: an unknown option is refused with the known names listed (constru
   clearError(() => c.open(view, "u"), TypeError, /open's options must be an object \(got a string\)/);
 });
 
-// Issue 35 finding 4: on main, open/openWithSecret/verify with a request opened
-// without checking it, and mint with a secret or request gave a plain token.
+// A request or secret that a call cannot check or carry (open, openWithSecret
+// and verify with a request; mint with either) must be refused, not dropped.
 test("options: what a call cannot honour is a TypeError naming the option", () => {
   const c = at(T0);
   const view = c.seal(1);

@@ -1,4 +1,4 @@
-// Request binding's canonical form (SPEC "Request binding", issue 35): RFC
+// Request binding's canonical form (SPEC "Request binding"): RFC
 // 8785 of a plain JSON value, the same in JS and Rust. What has none is a
 // clear error when sealing and reason "request" when opening, never a
 // TypeError, a stack overflow or a silent rewrite.
@@ -16,7 +16,7 @@ function nested(depth) {
   return v;
 }
 
-// Finding 1: on main `{ amount: 1e400 }` (Infinity once parsed) bound as `{ amount: null }`.
+// `{ amount: 1e400 }` is Infinity once parsed: binding it as `{ amount: null }` would let two requests share a token.
 test("request: a non-finite number has no canonical form (sealing: TypeError naming where; opening: request)", () => {
   const c = at(T0);
   const parsed = JSON.parse('{"amount":1e400}');
@@ -28,7 +28,7 @@ test("request: a non-finite number has no canonical form (sealing: TypeError nam
   assert.equal(c.openRequestState(t, "pay", { request: JSON.parse('{"amount":null}') }), 1);
 });
 
-// Finding 2: on main a lone surrogate sealed (Rust reads it as U+FFFD, so tokens crossed).
+// Rust reads a lone surrogate as U+FFFD, so sealing one would let tokens cross between requests.
 test("request: lone surrogates in strings and member names have no canonical form", () => {
   const c = at(T0);
   for (const request of [{ s: "\ud800" }, { s: "a\udfffb" }, ["\udc00"], { "\ud800": 1 }, { ok: { "x\udc00": 1 } }]) {
@@ -42,8 +42,8 @@ test("request: lone surrogates in strings and member names have no canonical for
   assert.equal(c.openRequestState(emoji, "t", { request: { "🎲": "🎲" } }), 1);
 });
 
-// Finding 3: on main JS had no depth limit (a 65-deep JS token never opened in
-// Rust), and opening with deeply nested client arguments overflowed the stack.
+// One depth limit in both languages (a deeper JS token would never open in
+// Rust), and deeply nested client arguments must not overflow the stack.
 test("request: nesting past MAX_REQUEST_DEPTH (64) is refused; deep client arguments are reason request, never a stack overflow", () => {
   const c = at(T0);
   const t = c.sealRequestState(1, "t", { request: nested(64) });
@@ -84,7 +84,7 @@ test("request: only plain JSON values (no Map, Set, BigInt, function, symbol, un
     clearError(() => c.sealRequestState(1, "t", { request }), TypeError, why, String(why));
     refused(edge, () => c.openRequestState(t, "t", { request }), "request", String(why));
   }
-  // On main a Map canonicalized as {} and opened a token sealed for {}.
+  // A Map is not a JSON value: read as {}, it would open a token sealed for {}.
   refused(edge, () => c.openRequestState(t, "t", { request: new Map() }), "request", "a Map is not {}");
   // An object member that is undefined is absent, as JSON.stringify leaves it out; -0 is 0.
   const u = c.sealRequestState(1, "t", { request: { a: 1, b: undefined, z: -0 } });
@@ -94,7 +94,7 @@ test("request: only plain JSON values (no Map, Set, BigInt, function, symbol, un
   assert.equal(c.openRequestState(c.sealRequestState(1, "t", { request: bare }), "t", { request: { a: 1 } }), 1);
 });
 
-// Finding 5: on main the request was copied into wasm before the MAC, unbounded.
+// The request is bounded before it is copied into wasm, whose memory never shrinks.
 test("request: maxRequestBytes (default 65536) bounds the canonical UTF-8 text; over it, RangeError sealing and reason request opening", () => {
   const c = at(T0);
   // {"s":"..."} is 8 bytes around the string; "é" is 2 bytes of UTF-8.

@@ -11,8 +11,8 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { startWithHome, stopper } from "../../js/lib/child-server.mjs";
-import { REPO_ROOT } from "../../js/lib/serve.mjs";
+import { startWithHome, stopper } from "./child-server.mjs";
+import { REPO_ROOT } from "./servers.mjs";
 
 const JS_MODULES = join(REPO_ROOT, "js/node_modules");
 /** The Inspector's command (its package's `mcp-inspect` bin). */

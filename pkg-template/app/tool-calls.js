@@ -1,0 +1,72 @@
+// The View's own tool calls, in both host models: through the MCP Apps bridge
+// (ext-apps' `app.callServerTool`) or, where the Host speaks only the Apps
+// SDK, through `window.openai.callTool`. Every result of either reaches the
+// app's token keepers as the View's own call, so a View that drops a result
+// still keeps its token.
+import { callToolResultOf, openaiCallTool } from "./openai.js";
+
+// App -> the listeners of its own calls' results.
+const listenersOf = new WeakMap();
+
+/** Whether `app`'s MCP Apps bridge is up: the Host answered ui/initialize. */
+export function bridgeConnected(app) {
+  try {
+    return app.getHostCapabilities?.() !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+function dispatch(app, result, via) {
+  for (const listener of listenersOf.get(app) ?? []) {
+    try {
+      listener(result, via);
+    } catch (error) {
+      // A keeper reports its own failures; a listener that still throws must not fail the View's call.
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
+
+/**
+ * Call `listener(result, via)` with the result of each of the View's own tool
+ * calls (`via`: "bridge" or "openai"); returns the function that stops. The
+ * first listener of an app wraps its `callServerTool`, so calls made with it
+ * directly are seen too.
+ */
+export function onOwnToolResult(app, listener) {
+  let listeners = listenersOf.get(app);
+  if (listeners === undefined) {
+    listeners = new Set();
+    listenersOf.set(app, listeners);
+    const callServerTool = app.callServerTool;
+    if (typeof callServerTool === "function") {
+      app.callServerTool = async function (...args) {
+        const result = await callServerTool.apply(this, args);
+        dispatch(app, result, "bridge");
+        return result;
+      };
+    }
+  }
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
+ * Call a tool of the View's server in either host model, with the arguments
+ * of ext-apps' `app.callServerTool(params, options)`: through the bridge once
+ * the Host answered ui/initialize, else through `window.openai.callTool`
+ * (Apps SDK hosts: ChatGPT's `openai/outputTemplate` widgets, the MCPJam
+ * Inspector), else through the bridge, which rejects as ext-apps does when
+ * nothing is connected. Resolves with a CallToolResult either way; the app's
+ * token keepers adopt its token as the View's own call's.
+ */
+export async function callTool(app, params, options, scope = globalThis) {
+  const viaOpenai = bridgeConnected(app) ? null : openaiCallTool(scope);
+  if (viaOpenai === null) return app.callServerTool(params, options);
+  const result = callToolResultOf(await viaOpenai(params?.name, params?.arguments ?? {}));
+  dispatch(app, result, "openai");
+  return result;
+}
