@@ -356,7 +356,7 @@ fn a_key_file_others_can_read_is_used_with_a_warning() {
     }
 }
 
-// ---- issue 40: what is given to --key-file and --secret-file ----
+// ---- what is given to --key-file and --secret-file is never echoed ----
 
 /// A key pasted where a path belongs: no message shows it, whether the file
 /// is missing, unreadable, too large or not UTF-8.

@@ -1,4 +1,4 @@
-// Oversized requests (issue 40): opening a requestState token with a request
+// Oversized requests: opening a requestState token with a request
 // at the default 64 KiB bound of its canonical text, and with a 16 MiB one,
 // which is refused (reason "request") once its canonical text passes the
 // bound. The ratio over/at says whether the refusal costs the bound or the

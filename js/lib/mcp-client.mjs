@@ -9,15 +9,16 @@ const STATE_META_KEY = "ng-mcp-ui/state";
 /**
  * A client connected to the MCP endpoint `url`, sending `X-Demo-User: user`
  * (the demo servers' principal) on every request when `user` is given.
- * `options` are the Client's. Returns `{ client, transport, close }`.
+ * `options` are the Client's; `fetch` is the one the transport calls (default:
+ * the global). Returns `{ client, transport, close }`.
  */
-export async function connectClient(url, { user, name = "test", options = {} } = {}) {
+export async function connectClient(url, { user, name = "test", options = {}, fetch: send = fetch } = {}) {
   const client = new Client({ name, version: "0.0.0" }, options);
   const withUser = (input, init = {}) => {
-    if (user === undefined) return fetch(input, init);
+    if (user === undefined) return send(input, init);
     const headers = new Headers(init.headers);
     headers.set("X-Demo-User", user);
-    return fetch(input, { ...init, headers });
+    return send(input, { ...init, headers });
   };
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: withUser });
   await client.connect(transport);

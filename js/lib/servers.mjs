@@ -188,8 +188,9 @@ let defaultBuild;
 /**
  * Start one instance of the demo server in workerd.
  *
- * options: port (0 = any free port), key (STATE_KEY; omit for the dev
- * ephemeral key), ttlSeconds (TTL_SECONDS), instance (a label, INSTANCE),
+ * options: port (0 = any free port), key (STATE_KEY: a string, or a list
+ * whose first key seals; omit for the dev ephemeral key), ttlSeconds
+ * (TTL_SECONDS), instance (a label, INSTANCE),
  * allowedOrigins (ALLOWED_ORIGINS, a comma list or "*"), mirror (true:
  * MIRROR_TO_STRUCTURED_CONTENT, for hosts that drop _meta), bindings (more env),
  * build (a buildWorker() result; by default one shared build), onLog

@@ -71,7 +71,7 @@ test("the worker bundle uses the package's workerd entry and one CompiledWasm mo
 test("GET /health, CORS preflight for a browser Host, foreign Origin refused", async () => {
   const health = await fetch(servers.a.healthUrl);
   assert.equal(health.status, 200);
-  assert.deepEqual(await health.json(), { ok: true, instance: "a", ttlSeconds: 600, ephemeralKey: false, principalHeader: "X-Demo-User" });
+  assert.deepEqual(await health.json(), { ok: true, instance: "a", codec: "mcp-sealed-state", ttlSeconds: 600, leewaySeconds: 0, ephemeralKey: false, principalHeader: "X-Demo-User" });
   assert.equal((await (await fetch(servers.c.healthUrl)).json()).ttlSeconds, 1);
   assert.equal((await (await fetch(servers.d.healthUrl)).json()).ephemeralKey, true);
 

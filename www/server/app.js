@@ -11,11 +11,21 @@
 // no session affinity.
 //
 // Configuration (workerd env bindings; plain strings):
-//   STATE_KEY        HMAC key, >= 32 bytes. Unset: the package's dev ephemeral
-//                    key (one warning per isolate; tokens die with the isolate
-//                    and never open on another instance). With NODE_ENV set to
-//                    "production" the package refuses to run without a key.
+//   STATE_KEY        HMAC key, >= 32 bytes, or a JSON list of keys (the first
+//                    seals, every one opens: SECURITY.md's rotation). Unset: the
+//                    package's dev ephemeral key (one warning per isolate;
+//                    tokens die with the isolate and never open on another
+//                    instance). With NODE_ENV set to "production" the package
+//                    refuses to run without a key.
 //   TTL_SECONDS      token lifetime, default 600 (re-sealing restarts it).
+//   LEEWAY_SECONDS   how long past its exp a token still opens, default 0: what
+//                    a fleet whose clocks disagree allows for.
+//   STATE_CODEC      "mcp-sealed-state" (default) or "sdk": the SDK's own
+//                    createRequestStateCodec (./sdk-codec.js), one key, no secret part.
+//   CLOCK_SKEW_SECONDS
+//                    for tests of a fleet whose clocks disagree (js/fleet): the
+//                    codec's clock runs this many seconds ahead (or behind, when
+//                    negative); default 0. The SDK's codec has no clock option.
 //   ALLOWED_ORIGINS  comma-separated Origin hostnames a browser page may call
 //                    from; default localhost, 127.0.0.1, [::1]; "*" allows any.
 //   INSTANCE         a label shown by /health and in server logs.
@@ -39,6 +49,7 @@
 import { McpServer, createMcpHandler, fromJsonSchema, localhostAllowedOrigins, originValidationResponse } from "@modelcontextprotocol/server";
 import { STATE_META_KEY, SealedStateError, StateCodec, mirrorToStructuredContent } from "mcp-sealed-state";
 import { GameError, describe, isGame, newGame, play, publicView } from "./game.js";
+import { SDK_CODEC, sdkViewCodec } from "./sdk-codec.js";
 
 export { STATE_META_KEY };
 /** The tool result `_meta` key of the per-result id a View keys its local UI state by (ext-apps' "Persisting view state"). */
@@ -48,6 +59,9 @@ export const HEALTH_PATH = "/health";
 export const PRINCIPAL_HEADER = "X-Demo-User";
 export const DEFAULT_PRINCIPAL = "anonymous";
 export const DEFAULT_TTL_SECONDS = 600;
+/** STATE_CODEC's values: this package's StateCodec (the default), or the SDK's codec. */
+export const DEFAULT_CODEC = "mcp-sealed-state";
+export const CODECS = [DEFAULT_CODEC, SDK_CODEC];
 export const SERVER_INFO = Object.freeze({ name: "mcp-sealed-state-tic-tac-toe", version: "0.1.0" });
 /** The query parameter of /mcp that turns the mirror on ("1") or off ("0") for that request. */
 export const MIRROR_QUERY = "mirror";
@@ -62,14 +76,21 @@ export const CORS_EXPOSE_HEADERS = ["Mcp-Session-Id", "MCP-Protocol-Version"];
 /** Parse the env bindings; throws a clear Error on a bad value. */
 export function configFromEnv(env = {}) {
   const key = env.STATE_KEY === undefined || env.STATE_KEY === "" ? undefined : env.STATE_KEY;
-  const rawTtl = env.TTL_SECONDS === undefined || env.TTL_SECONDS === "" ? DEFAULT_TTL_SECONDS : Number(env.TTL_SECONDS);
-  if (!Number.isInteger(rawTtl)) throw new RangeError(`TTL_SECONDS must be an integer number of seconds (got ${JSON.stringify(env.TTL_SECONDS)})`);
+  const rawTtl = seconds(env, "TTL_SECONDS", DEFAULT_TTL_SECONDS);
+  const leewaySeconds = seconds(env, "LEEWAY_SECONDS", 0);
+  const codec = env.STATE_CODEC === undefined || env.STATE_CODEC === "" ? DEFAULT_CODEC : env.STATE_CODEC;
+  if (!CODECS.includes(codec)) throw new RangeError(`STATE_CODEC must be ${CODECS.join(" or ")} (got ${JSON.stringify(env.STATE_CODEC)})`);
+  const clockSkewSeconds = seconds(env, "CLOCK_SKEW_SECONDS", 0);
+  if (clockSkewSeconds !== 0 && codec !== DEFAULT_CODEC) throw new RangeError(`CLOCK_SKEW_SECONDS needs STATE_CODEC=${DEFAULT_CODEC} (the SDK's codec reads Date.now)`);
   const origins = String(env.ALLOWED_ORIGINS ?? "").trim();
   const mirror = parseSwitch(env.MIRROR_TO_STRUCTURED_CONTENT);
   if (mirror === undefined) throw new RangeError(`MIRROR_TO_STRUCTURED_CONTENT must be 1 or 0 (or true, false, on, off; got ${JSON.stringify(env.MIRROR_TO_STRUCTURED_CONTENT)})`);
   return {
     key,
     ttlSeconds: rawTtl,
+    leewaySeconds,
+    codec,
+    clockSkewSeconds,
     // workerd has no process.env: a NODE_ENV binding goes to the package, which
     // reads it by its one rule (docs/server.md); unset, it reads NODE_ENV where it can.
     nodeEnv: env.NODE_ENV,
@@ -83,6 +104,14 @@ export function configFromEnv(env = {}) {
     instance: env.INSTANCE ?? "default",
     mirror,
   };
+}
+
+// A whole number of seconds from the binding `name`, `fallback` when unset or empty.
+function seconds(env, name, fallback) {
+  const raw = env[name];
+  const value = raw === undefined || raw === "" ? fallback : Number(raw);
+  if (!Number.isInteger(value)) throw new RangeError(`${name} must be an integer number of seconds (got ${JSON.stringify(raw)})`);
+  return value;
 }
 
 // A switch as the Rust server's clap reads it (BoolishValueParser): on, off
@@ -105,23 +134,28 @@ export function mirrorFor(url, config) {
   return asked === null ? config.mirror : parseSwitch(asked);
 }
 
-// One codec per (key, ttl) per isolate. The codec is configuration, not
+// One codec per configuration per isolate. The codec is configuration, not
 // session state; caching it matters for the dev ephemeral key (a codec per
 // request would draw a new key per request and no token would ever open).
 // It is made on the first request, not at module scope, because workerd
 // forbids generating random values (the ephemeral key) in global scope.
 const codecs = new Map();
 
-/** The StateCodec for this configuration (cached). Throws a clear error on a bad key. */
+/** The codec for this configuration (cached): a StateCodec, or the SDK's behind the same seam. Throws a clear error on a bad key. */
 export function codecFor(config) {
-  const id = JSON.stringify([config.key ?? null, config.ttlSeconds, config.nodeEnv ?? null]);
+  const id = JSON.stringify([config.codec, config.key ?? null, config.ttlSeconds, config.leewaySeconds, config.clockSkewSeconds, config.nodeEnv ?? null]);
   let codec = codecs.get(id);
   if (codec === undefined) {
-    codec = new StateCodec({
-      key: config.key,
-      ttlSeconds: config.ttlSeconds,
-      ...(config.nodeEnv !== undefined && { env: { NODE_ENV: config.nodeEnv } }),
-    });
+    codec =
+      config.codec === SDK_CODEC
+        ? sdkViewCodec(config)
+        : new StateCodec({
+            key: config.key,
+            ttlSeconds: config.ttlSeconds,
+            leewaySeconds: config.leewaySeconds,
+            ...(config.clockSkewSeconds !== 0 && { now: () => Date.now() + config.clockSkewSeconds * 1000 }),
+            ...(config.nodeEnv !== undefined && { env: { NODE_ENV: config.nodeEnv } }),
+          });
     codecs.set(id, codec);
   }
   return codec;
@@ -152,7 +186,7 @@ const isSecret = (s) => s !== null && typeof s === "object" && typeof s.gameId =
  * A fresh McpServer with the `start` and `move` tools, for one request.
  *
  * options:
- *   codec      StateCodec (required)
+ *   codec      StateCodec, or sdkViewCodec(); seal may return a promise (required)
  *   principal  the bind value for this request (required)
  *   toolMeta   merged into both tools' `_meta` (e.g. `{ ui: { resourceUri } }`
  *              for an MCP Apps View)
@@ -165,19 +199,19 @@ const isSecret = (s) => s !== null && typeof s === "object" && typeof s.gameId =
  *   serverInfo { name, version }
  */
 export function buildDemoServer({ codec, principal, toolMeta, extend, onRefused, mirror = false, serverInfo = SERVER_INFO }) {
-  if (!(codec instanceof StateCodec)) throw new TypeError("buildDemoServer: codec must be a StateCodec");
+  if (typeof codec?.seal !== "function" || typeof codec.openWithSecret !== "function") throw new TypeError("buildDemoServer: codec must be a StateCodec or sdkViewCodec()");
   if (typeof principal !== "string") throw new TypeError("buildDemoServer: principal must be a string");
   const server = new McpServer({ ...serverInfo });
 
   // What the server keeps from the client, the Host and the model: its own id
   // for the game and the move count, in the token's secret part.
-  const result = (game, lastMove, secret) => {
+  const result = async (game, lastMove, secret) => {
     const out = {
       content: [{ type: "text", text: describe(game, { lastMove }) }],
       structuredContent: publicView(game, { lastMove }),
       // Not model-visible: the widget adopts the token and echoes it back as `state`;
       // a fresh viewUUID per result lets a View keep its UI state per rendered result (ext-apps' pattern).
-      _meta: { [STATE_META_KEY]: codec.seal(game, { bind: principal, secret }), [VIEW_UUID_META_KEY]: crypto.randomUUID() },
+      _meta: { [STATE_META_KEY]: await codec.seal(game, { bind: principal, secret }), [VIEW_UUID_META_KEY]: crypto.randomUUID() },
     };
     return mirror ? mirrorToStructuredContent(out) : out;
   };
@@ -204,7 +238,7 @@ export function buildDemoServer({ codec, principal, toolMeta, extend, onRefused,
       let game;
       let secret;
       try {
-        ({ payload: game, secret } = codec.openWithSecret(state, { bind: principal }));
+        ({ payload: game, secret } = await codec.openWithSecret(state, { bind: principal }));
       } catch (error) {
         if (error instanceof SealedStateError) onRefused?.({ tool: "move", reason: error.reason, principal });
         // The SDK turns the throw into { isError: true, content: [{ text: error.message }] };
@@ -287,7 +321,19 @@ export async function handleRequest(request, env = {}, options = {}) {
   }
 
   if (url.pathname === HEALTH_PATH && (request.method === "GET" || request.method === "HEAD")) {
-    return json(200, { ok: true, instance: config.instance, ttlSeconds: config.ttlSeconds, ephemeralKey: config.key === undefined, principalHeader: PRINCIPAL_HEADER }, cors);
+    return json(
+      200,
+      {
+        ok: true,
+        instance: config.instance,
+        codec: config.codec,
+        ttlSeconds: config.ttlSeconds,
+        leewaySeconds: config.leewaySeconds,
+        ephemeralKey: config.key === undefined,
+        principalHeader: PRINCIPAL_HEADER,
+      },
+      cors,
+    );
   }
   if (url.pathname !== MCP_PATH) return json(404, { ok: false, error: "not found" }, cors);
 
