@@ -10,7 +10,8 @@
 //   (a dry run needs none, and this machine has none);
 // - the tarball holds the licence files, the readme and the changelog.
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { publint } from "publint";
@@ -41,13 +42,18 @@ const failures = [];
 
 // attw exits 1 on any problem, deliberate ones included: its JSON is judged here.
 {
-  let json;
+  // Its JSON (megabytes of resolution traces) goes to a file: attw exits 1 on
+  // a problem, and a process that exits with a pipe as stdout loses what the
+  // pipe had not taken yet; writes to a file are synchronous.
+  const out = join(mkdtempSync(join(tmpdir(), "attw-")), "attw.json");
+  const fd = openSync(out, "w");
   try {
-    json = execFileSync(process.execPath, [join(here, "node_modules/@arethetypeswrong/cli/dist/index.js"), "--format", "json", tarball], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 }); // its JSON carries resolution traces: megabytes
-  } catch (e) {
-    json = e.stdout;
+    spawnSync(process.execPath, [join(here, "node_modules/@arethetypeswrong/cli/dist/index.js"), "--format", "json", tarball], { stdio: ["ignore", fd, "inherit"] });
+  } finally {
+    closeSync(fd);
   }
-  const { analysis } = JSON.parse(json);
+  const { analysis } = JSON.parse(readFileSync(out, "utf8"));
+  rmSync(dirname(out), { recursive: true, force: true });
   const key = (p) => [p.kind, p.entrypoint ?? p.typesFileName?.replace("/node_modules/mcp-sealed-state/", "./"), p.resolutionKind].filter(Boolean).join(" ");
   const found = analysis.problems.map(key);
   const expected = JSON.parse(readFileSync(join(here, "attw-expected.json"), "utf8")).deliberate;
