@@ -4,7 +4,7 @@ import type { Signal } from "@angular/core";
 import type { ViewStateValue } from "mcp-sealed-state/app";
 import type { SealedTokenActions, SealedTokenOptions, SealedTokenSnapshot, StateUpdate, TokenKeeperSource, ViewStateOptions, ViewStateSource, ViewStateStatus } from "../view-binding/index.js";
 
-export type { ViewStateStatus };
+export type { SealedTokenActions, SealedTokenOptions, SealedTokenSnapshot, StateUpdate, TokenKeeperSource, ViewStateOptions, ViewStateSource, ViewStateStatus };
 export { DEFAULT_DEBOUNCE_MS } from "../view-binding/index.js";
 
 export interface InjectViewStateResult<T extends ViewStateValue> {

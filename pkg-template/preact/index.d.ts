@@ -3,7 +3,7 @@
 import type { SealedTokenActions, SealedTokenOptions, SealedTokenSnapshot, StateUpdate, TokenKeeperSource, ViewStateOptions, ViewStateSource, ViewStateStatus } from "../view-binding/index.js";
 import type { ViewStateValue } from "mcp-sealed-state/app";
 
-export type { ViewStateStatus };
+export type { SealedTokenActions, SealedTokenOptions, SealedTokenSnapshot, StateUpdate, TokenKeeperSource, ViewStateOptions, ViewStateSource, ViewStateStatus };
 export { DEFAULT_DEBOUNCE_MS } from "../view-binding/index.js";
 
 /**

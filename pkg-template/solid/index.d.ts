@@ -4,7 +4,7 @@ import type { Accessor } from "solid-js";
 import type { ViewStateValue } from "mcp-sealed-state/app";
 import type { SealedTokenActions, SealedTokenOptions, SealedTokenSnapshot, StateUpdate, TokenKeeperSource, ViewStateOptions, ViewStateSource, ViewStateStatus } from "../view-binding/index.js";
 
-export type { ViewStateStatus };
+export type { SealedTokenActions, SealedTokenOptions, SealedTokenSnapshot, StateUpdate, TokenKeeperSource, ViewStateOptions, ViewStateSource, ViewStateStatus };
 export { DEFAULT_DEBOUNCE_MS } from "../view-binding/index.js";
 
 /** Like createSignal, restored from this render's view-state store and saved back to it (debounced); stops with its owner, a pending save sent. */

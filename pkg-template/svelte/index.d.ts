@@ -4,7 +4,7 @@ import type { Readable, Writable } from "svelte/store";
 import type { ViewStateValue } from "mcp-sealed-state/app";
 import type { SealedTokenActions, SealedTokenOptions, SealedTokenSnapshot, TokenKeeperSource, ViewStateOptions, ViewStateSource, ViewStateStatus } from "../view-binding/index.js";
 
-export type { ViewStateStatus };
+export type { SealedTokenActions, SealedTokenOptions, SealedTokenSnapshot, TokenKeeperSource, ViewStateOptions, ViewStateSource, ViewStateStatus };
 export { DEFAULT_DEBOUNCE_MS } from "../view-binding/index.js";
 
 export interface ViewStateStore<T extends ViewStateValue> extends Writable<T> {
