@@ -1,181 +1,30 @@
 // StateCodec over the wasm codec. Payloads cross as JSON.stringify text, so
 // tokens are byte-identical to @modelcontextprotocol/server's for equal input.
-import { CONFIG_ERRORS, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, IO, MAC_CHARS, MAX_CLOCK_MS, REASONS, TOKEN_PREFIX } from "../constants.js";
+import { DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, IO, MAX_CLOCK_MS, REASONS } from "../constants.js";
 import { SealedStateError } from "../common.js";
 import { SDK_READING } from "./sdk-reading.js";
 import { ConfigError, codecFor, discard, live } from "./codec-cache.js";
 import { MAX_INPUT_BYTES, forgetBuffers, readOutput, readOutputWithSecret, writeInput, written } from "./wasm-io.js";
-import { NotCanonical, canonicalRequest } from "./canonical-request.js";
-import { checkNames, typeOf, wholeNumber } from "./codec-options.js";
+import { CONFIG_KEY_EMPTY, CONFIG_NO_RANDOMNESS, KEY_BINDING, checkNames, configMessage, envOf, keyBytes, missingKey, productionOf, typeOf, wholeNumber } from "./codec-options.js";
+import {
+  NO_REQUEST,
+  NO_SECRET_HERE,
+  RAW_NO_REQUEST,
+  RAW_NO_SECRET,
+  bindOf,
+  minSecretChars,
+  minTokenChars,
+  payloadJson,
+  requestToOpen,
+  requestToSeal,
+  secretJson,
+  thrownText,
+  toolOf,
+} from "./call-arguments.js";
 
-const utf8 = new TextEncoder();
 const MALFORMED = REASONS[1]; // the code of Reason::Malformed
-const REQUEST = REASONS[6]; // the code of Reason::Request
 const FREED = Symbol("freed"); // StateCodec#broken after free()
-// src/bindings/protocol.rs: the core's words for no key in production, no randomness, an empty key list.
-const CONFIG_KEY_MISSING = 2;
-const CONFIG_NO_RANDOMNESS = 3;
-const CONFIG_KEY_EMPTY = 7;
-// The Worker binding `env` is read for: the key, and whether this is production.
-const KEY_BINDING = "STATE_KEY";
-
 const CODEC_OPTIONS = ["key", "ttlSeconds", "leewaySeconds", "maxTokenBytes", "maxRequestBytes", "production", "now", "env"];
-const NO_REQUEST = "request binds requestState tokens only (sealRequestState / openRequestState)";
-const NO_SECRET_HERE = "a secret is sealed by seal or sealRequestState and read by openWithSecret or openRequestStateWithSecret";
-const RAW_NO_SECRET = "a raw token has no secret part (seal a view token for one)";
-const RAW_NO_REQUEST = "a raw token binds no request (sealRequestState binds one)";
-
-// The fewest characters of a token whose payload (and tool) JSON has
-// `chars` UTF-16 units, each at least a byte: prefix, base64url(envelope),
-// ".", MAC, the envelope at least `{"p":` payload `,"exp":0}`.
-const minTokenChars = (chars) => TOKEN_PREFIX.length + Math.ceil(((chars + 14) * 4) / 3) + 1 + MAC_CHARS;
-
-// A NODE_ENV that reads as production ("production" or "prod", in any ASCII
-// case, with JSON whitespace around it) is production: a slip such as
-// "Production" fails closed (docs/server.md; tests/vectors/node-env.json).
-const PRODUCTION = /^[ \t\n\r]*(?:production|prod)[ \t\n\r]*$/i;
-const isProductionValue = (value) => typeof value === "string" && PRODUCTION.test(value);
-
-// NODE_ENV as bundlers' `define` spells it, so a bundle with
-// process.env.NODE_ENV replaced reads "production" too. No `process`
-// (browsers, workerd without nodejs_compat) or env access denied (Deno
-// without --allow-env): not production; pass `production` there.
-function isProduction() {
-  try {
-    return isProductionValue(process.env.NODE_ENV);
-  } catch {
-    return false;
-  }
-}
-
-// StateCodec's key rule: a string is its UTF-8 bytes; a Uint8Array (Buffer
-// included), an ArrayBuffer or a DataView is its bytes. Any other typed array
-// is a TypeError: its elements are not bytes, and reading it either element by
-// element (as the SDK's Uint8Array.from does) or byte by byte would surprise.
-function keyBytes(key, index) {
-  if (typeof key === "string") return utf8.encode(key);
-  if (ArrayBuffer.isView(key)) {
-    // The tag, not instanceof: a Uint8Array from another realm is still one.
-    const kind = key[Symbol.toStringTag];
-    if (kind === "Uint8Array" || kind === "DataView") return new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
-    throw new TypeError(`mcp-sealed-state: key #${index} must be a string or a Uint8Array, not a ${kind} (its elements are not bytes; convert it explicitly)`);
-  }
-  if (key instanceof ArrayBuffer) return new Uint8Array(key);
-  throw new TypeError(`mcp-sealed-state: key #${index} must be a string or a Uint8Array (or an ArrayBuffer or DataView of its bytes)`);
-}
-
-// The text of anything a callback threw, without throwing again: `throw
-// null`, a Symbol, an object with no prototype, a `message` getter that throws.
-function thrownText(e) {
-  try {
-    const message = e !== null && typeof e === "object" ? e.message : undefined;
-    return typeof message === "string" ? message : String(e);
-  } catch {
-    return "a thrown value that cannot be shown as text";
-  }
-}
-
-// `sdk`: the SDK's mint takes what JSON.stringify leaves out (undefined, a
-// function, a symbol) and writes no "p"; 0 bytes of payload tell the core so.
-function payloadJson(payload, sdk = false) {
-  let json;
-  try {
-    json = JSON.stringify(payload);
-  } catch (e) {
-    throw new TypeError(`mcp-sealed-state: payload is not JSON-serializable (${thrownText(e)})`, { cause: e });
-  }
-  if (typeof json === "string") return json;
-  if (sdk) return "";
-  throw new TypeError("mcp-sealed-state: payload is not JSON-serializable (undefined, a function or a symbol)");
-}
-
-// The secret's JSON, or undefined for none. Its error never quotes it (a
-// cycle's message names its keys), and never carries the engine's as cause.
-function secretJson(opts) {
-  const secret = opts?.secret;
-  if (secret === undefined) return undefined;
-  let json;
-  try {
-    json = JSON.stringify(secret);
-  } catch {
-    json = undefined;
-  }
-  if (typeof json !== "string") throw new TypeError("mcp-sealed-state: secret is not JSON-serializable");
-  return json;
-}
-
-// The request's arguments to seal as RFC 8785 text (canonical-request.js),
-// or undefined for none: what has no canonical form is the sealer's mistake.
-function requestToSeal(opts, maxBytes) {
-  const request = opts?.request;
-  if (request === undefined) return undefined;
-  try {
-    return canonicalRequest(request, maxBytes);
-  } catch (e) {
-    if (!(e instanceof NotCanonical)) throw e; // a getter of the caller's that threw
-    throw e.kind === "range" ? new RangeError(`mcp-sealed-state: ${e.message}`) : new TypeError(`mcp-sealed-state: ${e.message}`);
-  }
-}
-
-// The arguments a client sent, to open with: anything without a canonical
-// form (or over the bound) cannot be what was sealed, so it is the token's
-// failure, reason "request", decided before a byte is copied or hashed.
-function requestToOpen(opts, maxBytes) {
-  const request = opts?.request;
-  if (request === undefined) return undefined;
-  try {
-    return canonicalRequest(request, maxBytes);
-  } catch {
-    throw new SealedStateError(REQUEST);
-  }
-}
-
-// Characters of a sealed secret of `json`, at least: base64url of nonce, ciphertext and tag, and `,"s":""`.
-const minSecretChars = (json) => (json === undefined ? 0 : Math.ceil(((json.length + 40) * 4) / 3) + 7);
-
-function bindOf(opts) {
-  const bind = opts?.bind;
-  if (bind !== undefined && typeof bind !== "string") throw new TypeError(`mcp-sealed-state: bind must be a string, not ${typeOf(bind)}`);
-  return bind;
-}
-
-function toolOf(tool) {
-  if (typeof tool !== "string" || tool === "") throw new TypeError("mcp-sealed-state: a requestState token needs the tool name (a non-empty string)");
-  return tool;
-}
-
-// The core's words for a WasmCodec's configError (src/bindings/protocol.rs):
-// the code in the low byte, a short key's index above it.
-function configMessage(error, keys) {
-  const index = error >>> 8;
-  const text = CONFIG_ERRORS[error & 0xff] ?? `internal error (configError ${error})`;
-  return text.replace("{index}", String(index)).replace("{len}", String(keys[index]?.length));
-}
-
-// A Worker's bindings (the `env` of fetch): STATE_KEY and NODE_ENV are read from it.
-function envOf(env) {
-  if (env === undefined) return undefined;
-  if (env === null || typeof env !== "object") throw new TypeError(`mcp-sealed-state: env must be the Worker's bindings (an object), not ${typeOf(env)}`);
-  const key = env[KEY_BINDING];
-  // What `key` takes (keyBytes judges the bytes): a Worker secret is a string.
-  if (key !== undefined && key !== null && typeof key !== "string" && !Array.isArray(key) && !ArrayBuffer.isView(key) && !(key instanceof ArrayBuffer)) {
-    throw new TypeError(`mcp-sealed-state: env.${KEY_BINDING} must be a string (a Worker secret), a Uint8Array or an ArrayBuffer, as key is, not ${typeOf(key)}`);
-  }
-  return env;
-}
-
-function productionOf(production, env) {
-  if (production === undefined) return env?.NODE_ENV !== undefined ? isProductionValue(env.NODE_ENV) : isProduction();
-  if (typeof production !== "boolean") throw new TypeError(`mcp-sealed-state: production must be true, false or undefined (undefined reads NODE_ENV), not ${typeOf(production)}`);
-  return production;
-}
-
-// No key in production: the error says where the key comes from.
-function missingKey(env) {
-  const where = env === undefined ? `pass key (for example from process.env.${KEY_BINDING})` : `set the Worker secret ${KEY_BINDING} (wrangler secret put ${KEY_BINDING}; .dev.vars locally)`;
-  return new RangeError(`mcp-sealed-state: ${CONFIG_ERRORS[CONFIG_KEY_MISSING]}; ${where}`);
-}
-
 /** Seals and opens v1 tokens. The first key seals; every key opens. */
 export class StateCodec {
   #entry; // this codec's shared WasmCodec (codec-cache.js)
