@@ -63,40 +63,43 @@ fn check_tag(
     }
 }
 
-fn bind_mac(key: &HmacSha256, value: &str) -> HmacSha256 {
+/// `HMAC(key, label + value)`, left for the caller to finalize or to check.
+fn labelled_mac(key: &HmacSha256, label: &[u8], value: &str) -> HmacSha256 {
     key.clone()
-        .chain_update(BIND_LABEL)
+        .chain_update(label)
         .chain_update(value.as_bytes())
 }
 
-/// `b64url(HMAC(key, "mcp.requestState.bind:" + value)[0..16])`, 22 chars,
-/// written into `buf` (no allocation).
+fn bind_mac(key: &HmacSha256, value: &str) -> HmacSha256 {
+    labelled_mac(key, BIND_LABEL, value)
+}
+
+fn request_mac(key: &HmacSha256, canonical: &str) -> HmacSha256 {
+    labelled_mac(key, REQUEST_LABEL, canonical)
+}
+
+/// `b64url(mac[0..16])`, 22 chars, written into `buf` (no allocation).
+fn truncated_tag(mac: HmacSha256, buf: &mut [u8; BIND_TAG_CHARS]) -> &str {
+    let full = mac.finalize().into_bytes();
+    wire::encode_to(full.get(..BIND_TAG_BYTES).unwrap_or(&[]), buf);
+    // base64url is ASCII, so this never falls back.
+    core::str::from_utf8(buf).unwrap_or("")
+}
+
+/// `b: b64url(HMAC(key, "mcp.requestState.bind:" + value)[0..16])`.
 pub(super) fn bind_tag<'b>(
     key: &HmacSha256,
     value: &str,
     buf: &'b mut [u8; BIND_TAG_CHARS],
 ) -> &'b str {
-    let full = bind_mac(key, value).finalize().into_bytes();
-    wire::encode_to(full.get(..BIND_TAG_BYTES).unwrap_or(&[]), buf);
-    // base64url is ASCII, so this never falls back.
-    core::str::from_utf8(buf).unwrap_or("")
+    truncated_tag(bind_mac(key, value), buf)
 }
 
-fn request_mac(key: &HmacSha256, canonical: &str) -> HmacSha256 {
-    key.clone()
-        .chain_update(REQUEST_LABEL)
-        .chain_update(canonical.as_bytes())
-}
-
-/// `q`: `b64url(HMAC(key, "mcp-sealed-state/v1/request:" + canonical)[0..16])`,
-/// written into `buf` (no allocation).
+/// `q: b64url(HMAC(key, "mcp-sealed-state/v1/request:" + canonical)[0..16])`.
 pub(super) fn request_digest<'b>(
     key: &HmacSha256,
     canonical: &str,
     buf: &'b mut [u8; BIND_TAG_CHARS],
 ) -> &'b str {
-    let full = request_mac(key, canonical).finalize().into_bytes();
-    wire::encode_to(full.get(..BIND_TAG_BYTES).unwrap_or(&[]), buf);
-    // base64url is ASCII, so this never falls back.
-    core::str::from_utf8(buf).unwrap_or("")
+    truncated_tag(request_mac(key, canonical), buf)
 }
