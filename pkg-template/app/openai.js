@@ -86,7 +86,7 @@ export function toolResponseMetadataOfEvent(event, scope) {
  * (theme, display mode, tool output, widget state): ChatGPT's, and the older
  * name that Apps SDK emulators still fire (the MCPJam Inspector's Tools tab).
  */
-export const SET_GLOBALS_EVENTS = Object.freeze(["openai:set_globals", "webplus:set_globals"]);
+const SET_GLOBALS_EVENTS = Object.freeze(["openai:set_globals", "webplus:set_globals"]);
 
 /** Listen to every SET_GLOBALS_EVENTS name on `scope`; returns the function that stops. Never throws. */
 export function onSetGlobals(scope, listener) {

@@ -7,9 +7,6 @@ import { bridgeConnected, onOwnToolResult } from "./tool-calls.js";
 import { onViewState, viewStateOf } from "./tracking.js";
 import { PERSISTED } from "./view-state.js";
 
-/** What a View shows for its token: "waiting" (none yet), "ready", "expired" (the server refused it), "none" (none came: start over). */
-export const TOKEN_STATUSES = Object.freeze(["waiting", "ready", "expired", "none"]);
-
 /**
  * Keep the sealed token of the View's latest tool result: "freshest" means
  * the token the server sealed last, which this keeper judges by arrival order

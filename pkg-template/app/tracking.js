@@ -54,7 +54,7 @@ export function captureInitializeResult(transport) {
 const tracked = new WeakMap();
 
 /** The options of trackViewState and connectWithViewState that shape the ViewState, checked. */
-export function viewStateOptions({ stores, bridgeTimeoutMs = DEFAULT_BRIDGE_TIMEOUT_MS, readyTimeoutMs } = {}) {
+function viewStateOptions({ stores, bridgeTimeoutMs = DEFAULT_BRIDGE_TIMEOUT_MS, readyTimeoutMs } = {}) {
   if (!Number.isFinite(bridgeTimeoutMs) || bridgeTimeoutMs < 0) throw new RangeError("bridgeTimeoutMs must be a finite number of milliseconds, 0 or more");
   if (readyTimeoutMs !== undefined && (!Number.isFinite(readyTimeoutMs) || readyTimeoutMs < 0)) throw new RangeError("readyTimeoutMs must be a finite number of milliseconds, 0 or more");
   return { stores: stores === undefined ? undefined : storeOrder(stores), bridgeTimeoutMs, readyTimeoutMs };
