@@ -202,7 +202,7 @@ const DEFAULT_BRIDGE_TIMEOUT_MS: u32 = 500;
 const DEFAULT_READY_TIMEOUT_MS: u32 = 1000;
 
 /// The one default size limit of view state (ViewStateAppBridge's maxBytes,
-/// and the View's "openai", "local" and "memory" stores), for both JS users.
+/// and the View's stores other than the Host's), for both JS users.
 const DEFAULT_VIEW_STATE_MAX_BYTES: u32 = 65536;
 
 /// The SDK's codec has no purpose and no request, so it gives the core's
