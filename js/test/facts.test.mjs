@@ -46,7 +46,9 @@ function handCopies(text) {
 }
 
 test("the copy finder sees the forms a hand-written list takes", () => {
-  const lists = handCopies('`error.reason` (`malformed`, `mac`, `expired`,\n`bind`) is\n"host" > "openai" > "local"\n`"host"`, `"openai"`, `"local"` or `"memory"`\n<!-- fact: reasons -->`malformed`, `mac`<!-- /fact -->');
+  const lists = handCopies(
+    '`error.reason` (`malformed`, `mac`, `expired`,\n`bind`) is\n"host" > "openai" > "local"\n`"host"`, `"openai"`, `"local"` or `"memory"`\n<!-- fact: reasons -->`malformed`, `mac`<!-- /fact -->',
+  );
   assert.deepEqual(lists, ["malformed, mac, expired, bind", "host, openai, local", "host, openai, local, memory"]);
 });
 

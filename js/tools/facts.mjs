@@ -78,7 +78,7 @@ export function render(text) {
   return text.replace(SPAN, (_, open, name, _old, close) => `${open}${fact(name)}${close}`);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   for (const page of PAGES) {
     const path = join(ROOT, page);
     const text = readFileSync(path, "utf8");
