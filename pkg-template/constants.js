@@ -10,6 +10,9 @@ export const SEALED_STATE_INVALID_MESSAGE = "mcp-sealed-state: sealed state is i
 /** Reason names by the code the wasm core reports. */
 export const REASONS = Object.freeze([undefined, "malformed", "mac", "expired", "bind", "purpose", "request"]);
 
+/** The reasons of the SDK's codec, and so of createRequestStateCodec's verify: the core's first four. */
+export const SDK_REASONS = Object.freeze(["malformed", "mac", "expired", "bind"]);
+
 /** Default token lifetime, seconds. */
 export const DEFAULT_TTL_SECONDS = 600;
 
@@ -57,6 +60,12 @@ export const DEFAULT_READY_TIMEOUT_MS = 1000;
 
 /** The proposal's suggested floor for a Host's maxBytes, and the size limit of the View-side stores that have no Host's maxBytes (a JS-only rule). */
 export const DEFAULT_VIEW_STATE_MAX_BYTES = 65536;
+
+/** The View's view-state stores, in the order connectWithViewState tries them (a JS-only rule). */
+export const VIEW_STATE_STORES = Object.freeze(["host", "openai", "local", "memory"]);
+
+/** How long a framework entry waits after a change before one save, ms, by default (a JS-only rule). */
+export const DEFAULT_DEBOUNCE_MS = 300;
 
 /** JSON-RPC error codes of `ui/set-view-state`. */
 export const VIEW_STATE_ERRORS = Object.freeze({ INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, METHOD_NOT_FOUND: -32601 });

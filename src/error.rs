@@ -15,15 +15,16 @@ pub const SEALED_STATE_INVALID_MESSAGE: &str =
 pub enum Reason {
     /// Shape, size, base64url, UTF-8 or JSON of the token is wrong.
     Malformed = 1,
-    /// No configured key produced this MAC.
+    /// No configured key made this MAC (or this secret's tag).
     Mac = 2,
-    /// `exp` (plus leeway) is before the current second.
+    /// `exp` plus the leeway is before the current second.
     Expired = 3,
     /// The bind tag is missing, extra, or for another value.
     Bind = 4,
-    /// Another purpose (view vs requestState) or, for requestState, another tool.
+    /// Another purpose (view or `requestState`) or another tool.
     Purpose = 5,
-    /// The request's arguments differ from those sealed, or one side has none.
+    /// The request differs from the one sealed, one side has none, or it has no
+    /// canonical form.
     Request = 6,
 }
 

@@ -279,7 +279,6 @@ fn keys_are_measured_as_hmac_uses_them() {
 #[test]
 fn requests_over_max_request_bytes_are_refused_both_ways() {
     use mcp_sealed_state::{Request, SealError, DEFAULT_MAX_REQUEST_BYTES};
-    assert_eq!(DEFAULT_MAX_REQUEST_BYTES, 65536);
     let c = codec_with(&[KEY], |o| o.max_request_bytes = 16);
     let with = |r| SealWith::request_state("move").request(r);
     // 16 bytes canonical, whitespace aside: within the limit; 17 are not.

@@ -33,6 +33,7 @@ fn render() -> String {
         "SEALED_STATE_INVALID_MESSAGE",
         js(mcp_sealed_state::SEALED_STATE_INVALID_MESSAGE),
     );
+    assert_eq!(SDK_REASONS, Reason::ALL[..4], "the SDK's reasons are the core's first four");
     let mut reasons = vec!["undefined".to_owned()];
     for (i, r) in Reason::ALL.iter().enumerate() {
         assert_eq!(usize::from(r.code()), i + 1, "reason codes are 1, 2, ...");
@@ -42,6 +43,14 @@ fn render() -> String {
         "Reason names by the code the wasm core reports.",
         "REASONS",
         format!("Object.freeze([{}])", reasons.join(", ")),
+    );
+    line(
+        "The reasons of the SDK's codec, and so of createRequestStateCodec's verify: the core's first four.",
+        "SDK_REASONS",
+        format!(
+            "Object.freeze([{}])",
+            SDK_REASONS.map(|r| js(r.as_str())).join(", ")
+        ),
     );
     line(
         "Default token lifetime, seconds.",
@@ -124,6 +133,19 @@ fn render() -> String {
         DEFAULT_VIEW_STATE_MAX_BYTES.to_string(),
     );
     line(
+        "The View's view-state stores, in the order connectWithViewState tries them (a JS-only rule).",
+        "VIEW_STATE_STORES",
+        format!(
+            "Object.freeze([{}])",
+            VIEW_STATE_STORES.map(js).join(", ")
+        ),
+    );
+    line(
+        "How long a framework entry waits after a change before one save, ms, by default (a JS-only rule).",
+        "DEFAULT_DEBOUNCE_MS",
+        DEFAULT_DEBOUNCE_MS.to_string(),
+    );
+    line(
         "JSON-RPC error codes of `ui/set-view-state`.",
         "VIEW_STATE_ERRORS",
         format!(
@@ -180,8 +202,20 @@ const DEFAULT_BRIDGE_TIMEOUT_MS: u32 = 500;
 const DEFAULT_READY_TIMEOUT_MS: u32 = 1000;
 
 /// The one default size limit of view state (ViewStateAppBridge's maxBytes,
-/// and the View's "openai", "local" and "memory" stores), for both JS users.
+/// and the View's stores other than the Host's), for both JS users.
 const DEFAULT_VIEW_STATE_MAX_BYTES: u32 = 65536;
+
+/// The SDK's codec has no purpose and no request, so it gives the core's
+/// reasons up to `bind`; the core's later ones come after them.
+const SDK_REASONS: [Reason; 4] = [Reason::Malformed, Reason::Mac, Reason::Expired, Reason::Bind];
+
+/// The best store first: the Host's own, then ChatGPT's, then the frame's
+/// localStorage (which needs the tool result's viewUUID), then memory.
+const VIEW_STATE_STORES: [&str; 4] = ["host", "openai", "local", "memory"];
+
+/// The framework entries' debounce of view-state saves: a burst of updates
+/// sends one save.
+const DEFAULT_DEBOUNCE_MS: u32 = 300;
 
 /// The prefix of a token the core mints, up to and including its first dot.
 fn token_prefix() -> String {
@@ -296,6 +330,9 @@ fn the_glue_keeps_no_copy_of_its_own() {
         DEFAULT_VIEW_STATE_MAX_BYTES.to_string(),
         "64 * 1024".to_owned(),
         "10_000".to_owned(),
+        VIEW_STATE_STORES.map(js).join(", "),
+        SDK_REASONS.map(|r| js(r.as_str())).join(", "),
+        format!("= {DEFAULT_DEBOUNCE_MS};"),
     ];
     // Every JS file the package ships from pkg-template (app/, app-bridge/, react/ too).
     for file in package_js_files(&template("")) {

@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
+import * as CONSTANTS from "../../pkg-template/constants.js";
 import { PACKAGE_DIR, importPackage } from "./support.mjs";
 import { atClock } from "../lib/clock.mjs";
 
@@ -202,8 +203,9 @@ describe("mcp-sealed-state/app + app-bridge over ext-apps 2.0.4 (in memory)", ()
       assert.equal(await h.viewState.save(kept), true);
       assert.deepEqual(storage.value, kept);
     }
-    assert.equal(DEFAULT_STORE_TIMEOUT_MS, 5000);
-    assert.equal(DEFAULT_VIEW_STATE_MAX_BYTES, 65536);
+    // The packed entry exports the one definition (rendered from tests/constants.rs).
+    assert.equal(DEFAULT_STORE_TIMEOUT_MS, CONSTANTS.DEFAULT_STORE_TIMEOUT_MS);
+    assert.equal(DEFAULT_VIEW_STATE_MAX_BYTES, CONSTANTS.DEFAULT_VIEW_STATE_MAX_BYTES);
   });
 
   test("a save() that never settles does not wedge the next render: its ui/initialize is answered, without the capability", async () => {

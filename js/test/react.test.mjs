@@ -7,6 +7,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import * as CONSTANTS from "../../pkg-template/constants.js";
 import { PACKAGE_DIR, importPackage, resolvePackage } from "./support.mjs";
 
 const { createRequire } = await import("node:module");
@@ -74,7 +75,7 @@ describe("mcp-sealed-state/react", () => {
   test("useViewState starts from the restored state and saves a burst of updates once, debounced", async () => {
     const storage = store({ tab: "restored" });
     const { app, viewState } = await connected(storage);
-    assert.equal(DEFAULT_DEBOUNCE_MS, 300);
+    assert.equal(DEFAULT_DEBOUNCE_MS, CONSTANTS.DEFAULT_DEBOUNCE_MS, "the packed entry exports the one definition");
     const hook = await renderHook(() => useViewState(app, { tab: "initial" }, { debounceMs: 20 }));
     assert.deepEqual(hook.current()[0], { tab: "restored" });
     assert.equal(hook.current()[2].offered, true);

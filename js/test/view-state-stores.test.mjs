@@ -1,5 +1,5 @@
 // The View's store chain of mcp-sealed-state/app (docs/views.md, "View
-// state"): "host" > "openai" > "local" > "memory", from the packed tarball, over
+// state"; the order is VIEW_STATE_STORES), from the packed tarball, over
 // the REAL ext-apps 2.0.4 App and AppBridge linked in memory. The frame's
 // globals are stand-ins set per test: `globalThis.openai` is a stand-in of
 // ChatGPT's documented Apps SDK API (`window.openai.widgetState`, the saved
@@ -7,6 +7,7 @@
 // `globalThis.localStorage` a fake Storage (getItem/setItem/removeItem). The
 // openai store's structured widget state and write-through: app-sources.test.mjs.
 import assert from "node:assert/strict";
+import * as CONSTANTS from "../../pkg-template/constants.js";
 import { describe, test } from "node:test";
 import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { join } from "node:path";
@@ -289,7 +290,7 @@ describe("the order, options.stores, and memory", () => {
     const onlyLocal = await render({ hostStorage: hostStore(), stores: ["local"] });
     await onlyLocal.viewState.ready;
     assert.equal(onlyLocal.viewState.store, "memory", "no storage here: memory is always the last resort");
-    assert.deepEqual(VIEW_STATE_STORES, ["host", "openai", "local", "memory"]);
+    assert.deepEqual(VIEW_STATE_STORES, CONSTANTS.VIEW_STATE_STORES, "the packed entry exports the one definition");
   });
 
   test("trackViewState takes options.stores too (for an App that something else connects)", async () => {

@@ -4,6 +4,7 @@
 //   node js/views/docs.mjs          rewrites the section
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fact } from "../tools/facts.mjs";
 import { VIEWS } from "./setup.mjs";
 
 export const PAGE = join(VIEWS, "../../docs/views.md");
@@ -44,7 +45,7 @@ Every entry is thin over \`mcp-sealed-state/app\` and means the same:
   restores the same way. After a second connect the entry follows the
   latest connect's ViewState.
 - **Saving.** Every change is saved back debounced (\`debounceMs\`, default
-  300 ms); a change made before the store decided is saved once it has; a
+  <!-- fact: DEFAULT_DEBOUNCE_MS -->${fact("DEFAULT_DEBOUNCE_MS")}<!-- /fact -->); a change made before the store decided is saved once it has; a
   pending save is sent at once when the component goes (unmount, scope
   disposal, the store's last unsubscribe, the owner's cleanup, DestroyRef).
   \`status\` is \`{ store, hostModel, writeThrough, restoredFrom, offered,

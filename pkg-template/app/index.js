@@ -7,7 +7,7 @@
 //   const tokens = keepFreshestToken(app, { persist: true });   // before connect
 //   const viewState = await connectWithViewState(app);
 //   await viewState.ready;          // bounded; store and restored settled
-//   viewState.store;                // "host" | "openai" | "local" | "memory"
+//   viewState.store;                // one of VIEW_STATE_STORES
 //   viewState.restored;             // this render's saved state, or null
 //   await viewState.save({ tab });  // true once a store that outlives the View took it
 //   await callTool(app, { name: "move", arguments: { state: tokens.token } }); // its token is kept

@@ -1,15 +1,12 @@
-// The View-side stores of view state other than the Host's, and the order in
-// which connectWithViewState tries them (docs/views.md, "View state"):
-// "host" (ui/set-view-state), "openai" (ChatGPT's window.openai, its
-// widgetState.privateContent), "local" (localStorage under the tool result's
-// viewUUID), "memory" (nothing outlives the View). Every store applies the same size rule, and a store
-// that throws never breaks the View: its save resolves false.
+// The View-side stores of view state other than the Host's; connectWithViewState
+// tries them in the order of VIEW_STATE_STORES (docs/views.md, "View state").
+// Every store applies the same size rule, and a store that throws never breaks
+// the View: its save resolves false.
 import { checkViewState } from "mcp-sealed-state/widget";
-import { DEFAULT_VIEW_STATE_MAX_BYTES } from "../constants.js";
+import { DEFAULT_VIEW_STATE_MAX_BYTES, VIEW_STATE_STORES } from "../constants.js";
 import { field, isRecord, openaiOf, safeResultOf, toolResponseMetadataOf } from "./openai.js";
 
-/** The stores in the order they are tried. */
-export const VIEW_STATE_STORES = Object.freeze(["host", "openai", "local", "memory"]);
+export { VIEW_STATE_STORES };
 
 /** What the localStorage key of a view starts with; the rest is its viewUUID. */
 export const LOCAL_KEY_PREFIX = "mcp-sealed-state/view/";

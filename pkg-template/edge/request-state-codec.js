@@ -1,7 +1,7 @@
 // createRequestStateCodec: the drop-in for @modelcontextprotocol/server's codec
 // of the same name (2.x, src/server/requestStateCodec.ts). It keeps the SDK's
 // contract, not StateCodec's: `verify` rejects with an Error whose message is
-// the SDK's reason code ("malformed", "mac", "expired", "bind"), given exactly
+// the SDK's reason code (one of SDK_REASONS in constants.js), given exactly
 // where the SDK gives it, because the SDK's requestState.verify seam and code
 // written against the SDK read that message. Options and inputs are read as the
 // SDK reads them (the same expressions, so the same values and the same

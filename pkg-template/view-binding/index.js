@@ -8,8 +8,9 @@ import { ViewState, keepFreshestToken } from "mcp-sealed-state/app";
 // The app entry's plumbing (not public): the ViewState of an App's latest connect.
 import { onViewState, viewStateOf } from "../app/tracking.js";
 
-/** Default debounce of view-state saves (ms): a burst of updates sends one save. */
-export const DEFAULT_DEBOUNCE_MS = 300;
+import { DEFAULT_DEBOUNCE_MS } from "../constants.js";
+
+export { DEFAULT_DEBOUNCE_MS };
 
 /**
  * Call `use(viewState)` once the ViewState of `app` (an App tracked by

@@ -9,9 +9,7 @@ import { resultOf } from "./rpc.js";
 // (INVALID_PARAMS) this state cannot or will not be stored, never resend it as
 // it is; -32603 (INTERNAL_ERROR) it cannot be stored now, a later save may
 // succeed; -32601 (METHOD_NOT_FOUND) an older Host that does not know the method.
-// DEFAULT_VIEW_STATE_MAX_BYTES: 64 KiB, the proposal's floor for a Host's
-// maxBytes and the limit of the View-side stores without one.
-// DEFAULT_STORE_TIMEOUT_MS: 5 s, how long a Host's store call may take.
+// DEFAULT_VIEW_STATE_MAX_BYTES and DEFAULT_STORE_TIMEOUT_MS: constants.js says what they bound.
 export { DEFAULT_STORE_TIMEOUT_MS, DEFAULT_VIEW_STATE_MAX_BYTES, VIEW_STATE_ERRORS } from "../constants.js";
 const METHOD = SET_VIEW_STATE_METHOD;
 const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout's limit

@@ -48,7 +48,7 @@ struct Args {
     #[arg(long, env = "PORT", default_value_t = 8790)]
     port: u16,
     /// Token lifetime, seconds.
-    #[arg(long = "ttl", env = "TTL_SECONDS", default_value_t = 600)]
+    #[arg(long = "ttl", env = "TTL_SECONDS", default_value_t = mcp_sealed_state::DEFAULT_TTL_SECONDS)]
     ttl_seconds: i64,
     /// Serve this HTML file as the View resource (read on every resources/read).
     #[arg(long, env = "VIEW_HTML", value_name = "PATH")]

@@ -1,5 +1,5 @@
-// The demo View's `/app` entry (connectWithViewState, keepFreshestToken, the
-// "host", "openai", "local" and "memory" stores) end to end in Firefox ESR and
+// The demo View's `/app` entry (connectWithViewState, keepFreshestToken, each
+// of VIEW_STATE_STORES) end to end in Firefox ESR and
 // WebKit (WebKitGTK, Safari's engine), whose rules for a cross-site frame's
 // storage differ from Chromium's. The same demo as demo.test.mjs and
 // hosts.test.mjs (which run in Chromium through Playwright): the workerd

@@ -4,8 +4,7 @@
 // the result's `_meta`, ChatGPT's window.openai.toolResponseMetadata or the
 // server's mirror in `structuredContent`, and shows which) and saves it,
 // with its UI state (the selected tab), in the best view-state store this
-// render has (connectWithViewState: "host", "openai", "local" per viewUUID, or
-// "memory"), so that a re-rendered View keeps playing on the same tab. It
+// render has (connectWithViewState, VIEW_STATE_STORES), so that a re-rendered View keeps playing on the same tab. It
 // shows that store beside its backend.
 //
 // Where the board comes from: the token's (unverified) payload, not the last

@@ -315,7 +315,8 @@ function renderCall(call, { prepend = false } = {}) {
       backendNote.textContent = `widget backend: ${data.backend}`;
       node.dataset.backend = data.backend;
     }
-    if (["host", "openai", "local", "memory"].includes(data?.store)) {
+    // The View names its store (one of VIEW_STATE_STORES); the Host only shows it.
+    if (typeof data?.store === "string" && data.store !== "") {
       storeNote.textContent = `view store: ${data.store}`;
       node.dataset.store = data.store;
     }

@@ -17,7 +17,7 @@
 //                    tokens die with the isolate and never open on another
 //                    instance). With NODE_ENV set to "production" the package
 //                    refuses to run without a key.
-//   TTL_SECONDS      token lifetime, default 600 (re-sealing restarts it).
+//   TTL_SECONDS      token lifetime, default DEFAULT_TTL_SECONDS (re-sealing restarts it).
 //   LEEWAY_SECONDS   how long past its exp a token still opens, default 0: what
 //                    a fleet whose clocks disagree allows for.
 //   STATE_CODEC      "mcp-sealed-state" (default) or "sdk": the SDK's own

@@ -28,12 +28,13 @@ pub enum Command {
     Seal {
         #[command(flatten)]
         key: KeyArgs,
-        /// Token lifetime in seconds, a positive integer (default 600).
+        /// Token lifetime in seconds, a positive integer.
         // Negative numbers are parsed so that `--ttl -5` is refused as a
         // value out of range, not as an unknown option.
         #[arg(long, value_name = "S", allow_negative_numbers = true,
+              default_value_t = mcp_sealed_state::DEFAULT_TTL_SECONDS,
               value_parser = clap::value_parser!(i64).range(1..=MAX_TTL_SECONDS))]
-        ttl: Option<i64>,
+        ttl: i64,
         /// Bind the token to this principal (taken as given, even if it starts with -).
         #[arg(long, value_name = "B", allow_hyphen_values = true)]
         bind: Option<String>,

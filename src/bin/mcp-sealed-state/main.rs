@@ -81,7 +81,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             request,
             json,
         } => {
-            let codec = codec(&key, ttl)?;
+            let codec = codec(&key, Some(ttl))?;
             if json == "-" && secret.as_deref() == Some("-") {
                 return Err(
                     "only one of the payload and --secret can be - (standard input); \
