@@ -21,13 +21,13 @@
 //
 // Environment: STATE_KEY (the HMAC key, >= 32 bytes; unset: an ephemeral
 // development key for this run, with a warning), TTL_SECONDS (token lifetime,
-// default 600), DEMO_USER (the X-Demo-User the Host sends, default demo-user).
+// default 600), DEMO_USER (the principal the Host sends, default demo-user).
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { VIEW_HTML } from "./game/build.mjs";
 import { serveSandbox } from "./lib/sandbox-server.mjs";
-import { DEFAULT_VIEW_HTML, REPO_ROOT, buildWorker, serve, startRustServer, startServer } from "../js/lib/servers.mjs";
+import { DEFAULT_VIEW_HTML, HTTP_NAMES, REPO_ROOT, buildWorker, serve, startRustServer, startServer } from "../js/lib/servers.mjs";
 import { VIEW_DECLARATION } from "./server/view-meta.js";
 
 function parseArgs(argv) {
@@ -136,10 +136,10 @@ async function main() {
     const host = new URL(`www/host.html?${query.join("&")}`, web.url);
     const inspector = new URL("www/inspector.html", web.url);
     // The same Host as ChatGPT's surface (a stand-in) and as ext-apps' basic-host, which drop _meta;
-    // the latter plays on the servers' mirror in structuredContent (?mirror=1).
+    // the latter plays on the servers' mirror in structuredContent (the mirror query set to 1).
     const perView = "viewstate=off&frame=storage";
     const chatgpt = new URL(`${host.search}&surface=chatgpt&${perView}`, host);
-    const mirrored = servers.map((s) => `${s.mcpUrl.href}?mirror=1`).join(",");
+    const mirrored = servers.map((s) => `${s.mcpUrl.href}?${HTTP_NAMES.mirrorQuery}=1`).join(",");
     const basicHost = new URL(`${host.search.replace(/servers=[^&]*/, `servers=${mirrored}`)}&meta=drop&${perView}`, host);
 
     console.log("");

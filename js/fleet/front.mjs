@@ -6,6 +6,7 @@
 // Answers are read whole before they are passed on, which is what makes that
 // retry possible (the demo's answers are a few KiB).
 import { createServer } from "node:http";
+import { HTTP_NAMES } from "../lib/http-names.mjs";
 
 /** Request headers that belong to one hop, not to the request. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length", "proxy-connection", "te", "trailer"]);
@@ -102,7 +103,7 @@ export async function startFront({ backends = [], strategy = "round-robin", rand
   const url = new URL(`http://127.0.0.1:${server.address().port}/`);
   return {
     url,
-    mcpUrl: new URL("/mcp", url),
+    mcpUrl: new URL(HTTP_NAMES.mcpPath, url),
     stats,
     backends: () => live.map((b) => b.name),
     add(backend) {

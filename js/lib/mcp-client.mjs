@@ -2,13 +2,14 @@
 // and the few reads of their tool results that the tests of both make.
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { HTTP_NAMES } from "./http-names.mjs";
 
 /** The demo's `_meta` key of the sealed token (the package's STATE_META_KEY). */
 const STATE_META_KEY = "ng-mcp-ui/state";
 
 /**
- * A client connected to the MCP endpoint `url`, sending `X-Demo-User: user`
- * (the demo servers' principal) on every request when `user` is given.
+ * A client connected to the MCP endpoint `url`, sending `user` in the demo
+ * servers' principal header (./http-names.mjs) on every request when given.
  * `options` are the Client's; `fetch` is the one the transport calls (default:
  * the global). Returns `{ client, transport, close }`.
  */
@@ -17,7 +18,7 @@ export async function connectClient(url, { user, name = "test", options = {}, fe
   const withUser = (input, init = {}) => {
     if (user === undefined) return send(input, init);
     const headers = new Headers(init.headers);
-    headers.set("X-Demo-User", user);
+    headers.set(HTTP_NAMES.principalHeader, user);
     return send(input, { ...init, headers });
   };
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: withUser });

@@ -40,7 +40,11 @@ import { createServer as createTcpServer } from "node:net";
 import { dirname, extname, isAbsolute, join, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { HTTP_NAMES } from "./http-names.mjs";
 import { COMPATIBILITY_DATE, CONSUMER_NODE_MODULES, bundleForWorkerd, importTool } from "./workerd.mjs";
+
+/** The HTTP names of the servers launched here (./http-names.mjs), for the demo too. */
+export { HTTP_NAMES };
 
 // ---- the static server --------------------------------------------------------
 
@@ -235,8 +239,8 @@ export async function startServer({ port = 0, key, ttlSeconds, instance = "a", a
   let disposed;
   return {
     url,
-    mcpUrl: new URL("/mcp", url),
-    healthUrl: new URL("/health", url),
+    mcpUrl: new URL(HTTP_NAMES.mcpPath, url),
+    healthUrl: new URL(HTTP_NAMES.healthPath, url),
     instance,
     readyMs: performance.now() - t0,
     mf,
@@ -290,7 +294,7 @@ async function mainWorkerd(argv) {
   } else {
     console.log(`demo MCP server (tic-tac-toe, sealed state) in workerd; bundle ${build.bytes} B; key: ${keySource}`);
     for (const s of servers) console.log(`  instance ${s.instance}: ${s.mcpUrl.href}   (health: ${s.healthUrl.href})`);
-    console.log('principal header: X-Demo-User (default "anonymous"). Ctrl-C to stop.');
+    console.log(`principal header: ${HTTP_NAMES.principalHeader} (default ${JSON.stringify(HTTP_NAMES.defaultPrincipal)}). Ctrl-C to stop.`);
   }
 }
 

@@ -11,6 +11,7 @@ import { PAGES, fact, render } from "../tools/facts.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const read = (page) => readFileSync(join(ROOT, page), "utf8");
+const HTTP_NAMES = JSON.parse(read("www/server/http-names.json"));
 
 test("every page's facts are rendered from their definition (node js/tools/facts.mjs rewrites them)", () => {
   const stale = PAGES.filter((page) => read(page) !== render(read(page)));
@@ -25,6 +26,18 @@ test("a fact renders from constants.js and src/error.rs; an unknown one is an er
   assert.match(fact("DEFAULT_BRIDGE_TIMEOUT_MS"), /^\d+ ms$/);
   assert.match(fact("reasons-table"), /\n\| 1 \| `malformed` \| .+ \|\n/);
   for (const name of ["NO_SUCH_CONSTANT", "DEFAULT_TTL_SECONDS kib", "STATE_META_KEY"]) assert.throws(() => fact(name), /unknown fact/, name);
+});
+
+test("a demo server's HTTP name renders from www/server/http-names.json as code; a list or the comment is no fact", () => {
+  assert.equal(fact("principalHeader"), `\`${HTTP_NAMES.principalHeader}\``);
+  assert.equal(fact("mirrorQuery"), `\`${HTTP_NAMES.mirrorQuery}\``);
+  for (const name of ["corsAllowHeaders", "$comment"]) assert.throws(() => fact(name), /unknown fact/, name);
+});
+
+test("no page names the principal header or the mirror query outside the fact markers", () => {
+  const names = [HTTP_NAMES.principalHeader, `?${HTTP_NAMES.mirrorQuery}=`];
+  const copies = PAGES.flatMap((page) => names.filter((name) => outsideMarkers(read(page)).includes(name)).map((name) => `${page}: ${name}`));
+  assert.deepEqual(copies, []);
 });
 
 // A word in backticks or quotes (`mac`, "mac", `"mac"`), then more of them

@@ -1,6 +1,6 @@
 // The demo servers' mirror for hosts that drop a tool result's `_meta`
 // (ChatGPT's View notification, ext-apps' basic-host): with
-// MIRROR_TO_STRUCTURED_CONTENT, or `?mirror=1` on the MCP URL, each result's
+// MIRROR_TO_STRUCTURED_CONTENT, or the mirror query set to 1 on the MCP URL, each result's
 // structuredContent also carries the sealed token and the viewUUID of its
 // `_meta`, under the same names. Never by default (structuredContent is
 // model-visible). Both servers, real: workerd (Miniflare) and the rmcp server.
@@ -8,12 +8,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { importPackage } from "./support.mjs";
+import { HTTP_NAMES } from "../lib/http-names.mjs";
 import { connectClient, move, start, tokenOf, viewUUIDOf } from "../lib/mcp-client.mjs";
 import { buildWorker, startRustServer, startServer } from "../lib/servers.mjs";
 
 const KEY = "mirror test key: at least thirty-two bytes long";
 const STATE_META_KEY = "ng-mcp-ui/state";
 const servers = {};
+const MIRROR = HTTP_NAMES.mirrorQuery;
 
 before(async () => {
   const quiet = () => {};
@@ -31,10 +33,10 @@ before(async () => {
 
 after(() => Promise.allSettled(Object.values(servers).map((s) => s.dispose())));
 
-/** The MCP URL of a server, with `?mirror=` when given. */
+/** The MCP URL of a server, with the mirror query set to `mirror` when given. */
 function mcpUrl(server, mirror) {
   const url = new URL(server.mcpUrl);
-  if (mirror !== undefined) url.searchParams.set("mirror", mirror);
+  if (mirror !== undefined) url.searchParams.set(MIRROR, mirror);
   return url;
 }
 
@@ -66,7 +68,7 @@ for (const impl of ["workerd", "rust"]) {
 
     for (const [how, url] of [
       ["MIRROR_TO_STRUCTURED_CONTENT=1", () => mcpUrl(servers[`${impl}-mirror`])],
-      ["?mirror=1 on the MCP URL", () => mcpUrl(servers[impl], "1")],
+      [`?${MIRROR}=1 on the MCP URL`, () => mcpUrl(servers[impl], "1")],
     ]) {
       test(`${how}: the same token and viewUUID as _meta, beside the public view; _meta unchanged`, async () => {
         for (const result of await play(url())) {
@@ -78,18 +80,18 @@ for (const impl of ["workerd", "rust"]) {
       });
     }
 
-    test("?mirror=0 turns it off for a request of a mirroring server", async () => {
+    test(`?${MIRROR}=0 turns it off for a request of a mirroring server`, async () => {
       for (const result of await play(mcpUrl(servers[`${impl}-mirror`], "0"))) assert.equal(result.structuredContent[STATE_META_KEY], undefined);
     });
 
-    test("?mirror=2 is refused with a 400 before MCP; a refused token is an error result without a mirror", async () => {
+    test(`?${MIRROR}=2 is refused with a 400 before MCP; a refused token is an error result without a mirror`, async () => {
       const response = await fetch(mcpUrl(servers[impl], "2"), {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
       });
       assert.equal(response.status, 400);
-      assert.match((await response.json()).error.message, /mirror must be 1 or 0/);
+      assert.match((await response.json()).error.message, new RegExp(`^${MIRROR} must be 1 or 0`));
 
       const { client, close } = await connectClient(mcpUrl(servers[`${impl}-mirror`]), { user: "u" });
       try {

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
+import { CORS_ALLOW_HEADERS, HTTP_NAMES } from "../lib/http-names.mjs";
 import { assertRefused, connectClient, move, start, tamper, textOf, tokenOf, viewUUIDOf } from "../lib/mcp-client.mjs";
 import * as sdk from "@modelcontextprotocol/server";
 import { ROOT, importPackage } from "./support.mjs";
@@ -180,19 +181,19 @@ test("GET /health, CORS preflight for a browser Host, foreign Origin refused", a
     instance: "rust",
     ttlSeconds: 600,
     ephemeralKey: false,
-    principalHeader: "X-Demo-User",
+    principalHeader: HTTP_NAMES.principalHeader,
     implementation: "rmcp",
   });
   assert.equal((await (await fetch(servers.rust2.healthUrl)).json()).ephemeralKey, true);
   const pre = await fetch(servers.rust.mcpUrl, {
     method: "OPTIONS",
-    headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type, x-demo-user" },
+    headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": CORS_ALLOW_HEADERS.join(", ").toLowerCase() },
   });
   assert.equal(pre.status, 204);
   assert.equal(pre.headers.get("access-control-allow-origin"), "http://localhost:5173");
   assert.match(pre.headers.get("access-control-allow-methods"), /POST/);
-  const allowed = pre.headers.get("access-control-allow-headers").toLowerCase().split(/,\s*/);
-  for (const h of ["content-type", "mcp-protocol-version", "mcp-method", "mcp-name", "x-demo-user"]) assert.ok(allowed.includes(h), h);
+  assert.equal(pre.headers.get("access-control-allow-headers"), CORS_ALLOW_HEADERS.join(", "));
+  assert.equal(pre.headers.get("access-control-expose-headers"), HTTP_NAMES.corsExposeHeaders.join(", "));
   const evil = await fetch(servers.rust.mcpUrl, { method: "POST", headers: { Origin: "http://evil.example", "content-type": "application/json" }, body: "{}" });
   assert.equal(evil.status, 403);
   assert.equal(evil.headers.get("access-control-allow-origin"), null);

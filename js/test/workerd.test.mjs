@@ -12,6 +12,7 @@
 // 2026-07-28 pin (per-request envelope).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { CORS_ALLOW_HEADERS, HTTP_NAMES } from "../lib/http-names.mjs";
 import { assertRefused, connectClient, move, start, tamper, textOf, tokenOf, viewUUIDOf } from "../lib/mcp-client.mjs";
 import { importPackage } from "./support.mjs";
 import { buildWorker, startServer } from "../lib/servers.mjs";
@@ -71,20 +72,19 @@ test("the worker bundle uses the package's workerd entry and one CompiledWasm mo
 test("GET /health, CORS preflight for a browser Host, foreign Origin refused", async () => {
   const health = await fetch(servers.a.healthUrl);
   assert.equal(health.status, 200);
-  assert.deepEqual(await health.json(), { ok: true, instance: "a", codec: "mcp-sealed-state", ttlSeconds: 600, leewaySeconds: 0, ephemeralKey: false, principalHeader: "X-Demo-User" });
+  assert.deepEqual(await health.json(), { ok: true, instance: "a", codec: "mcp-sealed-state", ttlSeconds: 600, leewaySeconds: 0, ephemeralKey: false, principalHeader: HTTP_NAMES.principalHeader });
   assert.equal((await (await fetch(servers.c.healthUrl)).json()).ttlSeconds, 1);
   assert.equal((await (await fetch(servers.d.healthUrl)).json()).ephemeralKey, true);
 
   const pre = await fetch(servers.a.mcpUrl, {
     method: "OPTIONS",
-    headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type, mcp-protocol-version, x-demo-user" },
+    headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": CORS_ALLOW_HEADERS.join(", ").toLowerCase() },
   });
   assert.equal(pre.status, 204);
   assert.equal(pre.headers.get("access-control-allow-origin"), "http://localhost:5173");
   assert.match(pre.headers.get("access-control-allow-methods"), /POST/);
-  const allowed = pre.headers.get("access-control-allow-headers").toLowerCase().split(/,\s*/);
-  for (const h of ["content-type", "mcp-session-id", "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id", "x-demo-user"]) assert.ok(allowed.includes(h), h);
-  assert.match(pre.headers.get("access-control-expose-headers"), /Mcp-Session-Id/);
+  assert.equal(pre.headers.get("access-control-allow-headers"), CORS_ALLOW_HEADERS.join(", "));
+  assert.equal(pre.headers.get("access-control-expose-headers"), HTTP_NAMES.corsExposeHeaders.join(", "));
 
   const cross = await fetch(servers.a.healthUrl, { headers: { Origin: "http://127.0.0.1:4000" } });
   assert.equal(cross.headers.get("access-control-allow-origin"), "http://127.0.0.1:4000");
@@ -168,7 +168,7 @@ for (const { era, options, version } of ERAS) {
       }
     });
 
-    test("a token bound to another principal (X-Demo-User): isError with the stable message", async () => {
+    test("a token bound to another principal (the principal header): isError with the stable message", async () => {
       const bob = await connect(servers.a, { user: "bob", options });
       const alice = await connect(servers.a, { user: "alice", options });
       const anonymous = await connect(servers.a, { options });

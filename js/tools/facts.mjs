@@ -1,8 +1,9 @@
-// The facts the docs state (the store order, the reasons, the defaults and the
-// size limits) are written between markers and rendered from their one
-// definition: pkg-template/constants.js (itself rendered from the Rust core by
-// tests/constants.rs), and for the reasons table the `Reason` enum of
-// src/error.rs with its doc comments. In a page,
+// The facts the docs state (the store order, the reasons, the defaults, the
+// size limits and the demo servers' HTTP names) are written between markers
+// and rendered from their one definition: pkg-template/constants.js (itself
+// rendered from the Rust core by tests/constants.rs), for the reasons table the
+// `Reason` enum of src/error.rs with its doc comments, and for the HTTP names
+// (`principalHeader`, `mirrorQuery`, ...) www/server/http-names.json. In a page,
 //
 //   `ttlSeconds` (default <!-- fact: DEFAULT_TTL_SECONDS -->600<!-- /fact --> seconds)
 //
@@ -16,12 +17,15 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const C = await import(pathToFileURL(join(ROOT, "pkg-template/constants.js")).href);
+const HTTP_NAMES = JSON.parse(readFileSync(join(ROOT, "www/server/http-names.json"), "utf8"));
 
 /** The pages that carry facts: the READMEs, SECURITY.md and docs/. */
 export const PAGES = [
   "README.md",
   "SECURITY.md",
   "pkg-template/README.md",
+  "rust-server/README.md",
+  "www/server/README.md",
   ...readdirSync(join(ROOT, "docs"))
     .filter((f) => f.endsWith(".md"))
     .sort()
@@ -59,9 +63,10 @@ const FACTS = {
     ["", "", "| code | reason | meaning |", "|---|---|---|", ...reasonDocs().map((r) => `| ${r.code} | \`${r.name}\` | ${r.meaning[0].toLowerCase()}${r.meaning.slice(1)} |`), "", ""].join("\n"),
 };
 
-/** The text of fact `name` (`NAME` of constants.js, or `NAME raw` for its bare number). */
+/** The text of fact `name` (`NAME` of constants.js, or `NAME raw` for its bare number; a name of http-names.json renders as code). */
 export function fact(name) {
   if (Object.hasOwn(FACTS, name)) return FACTS[name]();
+  if (typeof HTTP_NAMES[name] === "string" && !name.startsWith("$")) return code([HTTP_NAMES[name]]);
   const [constant, form] = name.split(" ");
   const value = C[constant];
   if (typeof value !== "number" || (form !== undefined && form !== "raw")) throw new Error(`unknown fact "${name}"`);

@@ -1,4 +1,4 @@
-//! HTTP: `/mcp` (rmcp's Streamable HTTP service, stateless), `/health`, and
+//! HTTP: `MCP_PATH` (rmcp's Streamable HTTP service, stateless), `HEALTH_PATH`, and
 //! the Origin check and CORS headers of www/server/app.js, so the demo's Host
 //! page (another local origin) can call this server as it calls workerd.
 //!
@@ -21,14 +21,10 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use crate::tools::{mirror_for, Shared, TicTacToe, MIRROR_QUERY, PRINCIPAL_HEADER};
-
-pub const MCP_PATH: &str = "/mcp";
-pub const HEALTH_PATH: &str = "/health";
-
-/// Request headers a browser Host may send (the preflight allows exactly these).
-const CORS_ALLOW_HEADERS: &str = "Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Demo-User";
-const CORS_EXPOSE_HEADERS: &str = "Mcp-Session-Id, MCP-Protocol-Version";
+use crate::names::{
+    CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, HEALTH_PATH, MCP_PATH, MIRROR_QUERY, PRINCIPAL_HEADER,
+};
+use crate::tools::{mirror_for, Shared, TicTacToe};
 
 /// Origin hostnames a browser page may call from; `*` allows any.
 #[derive(Clone, Debug)]
@@ -162,7 +158,7 @@ async fn cors(State(state): State<AppState>, request: Request, next: Next) -> Re
         );
         return (StatusCode::NO_CONTENT, extra, Body::empty()).into_response();
     }
-    // app.js answers a ?mirror= that is not a switch with a 400, before MCP.
+    // app.js answers a mirror query that is not a switch with a 400, before MCP.
     if request.uri().path() == MCP_PATH
         && mirror_for(request.uri().query(), state.shared.mirror).is_none()
     {

@@ -1,9 +1,9 @@
 //! `rmcp-tic-tac-toe`: the demo's stateless tic-tac-toe MCP server, in Rust.
 //!
-//! Streamable HTTP on loopback (`http://127.0.0.1:PORT/mcp`), no sessions: a
+//! Streamable HTTP on loopback (`http://127.0.0.1:PORT` and `names::MCP_PATH`), no sessions: a
 //! fresh handler serves every request, and the game lives only in the token
 //! under `_meta["ng-mcp-ui/state"]`, sealed with mcp-sealed-state and bound to
-//! the `X-Demo-User` header. With the same `STATE_KEY` as the workerd servers
+//! the principal header (`names::PRINCIPAL_HEADER`). With the same `STATE_KEY` as the workerd servers
 //! (www/server), a game moves freely between them.
 //!
 //! The key comes from the environment only (`STATE_KEY`, at least 32 bytes, a
@@ -22,6 +22,7 @@
 
 mod game;
 mod http;
+mod names;
 mod tools;
 
 use std::net::{Ipv4Addr, SocketAddr};
@@ -82,7 +83,7 @@ struct Args {
     instance: String,
     /// Also copy each result's token and viewUUID from `_meta` into its
     /// structuredContent, for hosts that drop `_meta`; model-visible (see the
-    /// README). A request may choose for itself with `?mirror=1` / `?mirror=0`.
+    /// README). A request may choose for itself with `names::MIRROR_QUERY` set to 1 or 0.
     #[arg(
         long = "mirror-to-structured-content",
         env = "MIRROR_TO_STRUCTURED_CONTENT",
@@ -203,8 +204,8 @@ async fn run(args: Args) -> Result<(), String> {
             serde_json::json!({
                 "instance": args.instance,
                 "url": format!("{base}/"),
-                "mcp": format!("{base}{}", http::MCP_PATH),
-                "health": format!("{base}{}", http::HEALTH_PATH),
+                "mcp": format!("{base}{}", names::MCP_PATH),
+                "health": format!("{base}{}", names::HEALTH_PATH),
                 "view": shared.view.as_ref().map(|v| v.uri.clone()),
             })
         );
@@ -212,8 +213,8 @@ async fn run(args: Args) -> Result<(), String> {
         println!(
             "rmcp tic-tac-toe server ({}): {base}{} (health: {base}{}); key: {}; View: {}",
             args.instance,
-            http::MCP_PATH,
-            http::HEALTH_PATH,
+            names::MCP_PATH,
+            names::HEALTH_PATH,
             if ephemeral {
                 "ephemeral (dev)"
             } else {

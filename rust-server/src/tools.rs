@@ -21,10 +21,8 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 
 use crate::game::{self, Game, LastMove, Secret};
+use crate::names::{DEFAULT_PRINCIPAL, MIRROR_QUERY, PRINCIPAL_HEADER};
 
-/// The header whose value tokens are bound to (a demo, not authentication).
-pub const PRINCIPAL_HEADER: &str = "X-Demo-User";
-pub const DEFAULT_PRINCIPAL: &str = "anonymous";
 /// The tool result `_meta` key of the per-result id a View keys its local UI state by.
 pub const VIEW_UUID_META_KEY: &str = "viewUUID";
 pub const SERVER_NAME: &str = "mcp-sealed-state-tic-tac-toe";
@@ -32,9 +30,6 @@ pub const SERVER_NAME: &str = "mcp-sealed-state-tic-tac-toe";
 pub const VIEW_MIME_TYPE: &str = "text/html;profile=mcp-app";
 /// The Apps SDK's MIME type for a widget template (`openai/outputTemplate`).
 pub const OUTPUT_TEMPLATE_MIME_TYPE: &str = "text/html+skybridge";
-
-/// The query parameter of /mcp that turns the mirror on or off for one request.
-pub const MIRROR_QUERY: &str = "mirror";
 
 /// A switch's text as clap's `BoolishValueParser` reads it (and app.js's
 /// `parseSwitch`): `None` for anything else.
@@ -46,8 +41,8 @@ pub fn parse_switch(text: &str) -> Option<bool> {
     }
 }
 
-/// Whether a request with this URI query mirrors: its `?mirror=` when given,
-/// else `default`; `None` when `?mirror=` is not a switch (a 400).
+/// Whether a request with this URI query mirrors: its `MIRROR_QUERY` when given,
+/// else `default`; `None` when that is not a switch (a 400).
 pub fn mirror_for(query: Option<&str>, default: bool) -> Option<bool> {
     let asked = query
         .unwrap_or("")
@@ -121,7 +116,7 @@ pub struct Shared {
     pub codec: Codec,
     pub view: Option<View>,
     pub instance: String,
-    /// Mirror `_meta`'s token and viewUUID into structuredContent (unless a request's `?mirror=` says otherwise).
+    /// Mirror `_meta`'s token and viewUUID into structuredContent (unless a request's `MIRROR_QUERY` says otherwise).
     pub mirror: bool,
 }
 
@@ -288,7 +283,7 @@ fn move_args(args: &JsonObject) -> Result<(&str, i64), String> {
     Ok((state, cell))
 }
 
-/// The principal of this HTTP request: the X-Demo-User header, or "anonymous".
+/// The principal of this HTTP request: the `PRINCIPAL_HEADER` header, or `DEFAULT_PRINCIPAL`.
 fn principal_of(context: &RequestContext<RoleServer>) -> String {
     context
         .extensions
@@ -327,7 +322,7 @@ impl ServerHandler for TicTacToe {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let principal = principal_of(&context);
-        // http.rs refused a request whose ?mirror= is not a switch.
+        // http.rs refused a request whose mirror query is not a switch.
         let mirror = context
             .extensions
             .get::<http::request::Parts>()
@@ -428,19 +423,21 @@ mod tests {
 
     #[test]
     fn mirror_switch_and_query() {
+        let m = MIRROR_QUERY;
         for (query, default, want) in [
             (None, false, Some(false)),
             (None, true, Some(true)),
-            (Some(""), true, Some(true)),
-            (Some("a=b"), false, Some(false)),
-            (Some("mirror=1"), false, Some(true)),
-            (Some("x=1&mirror=true"), false, Some(true)),
-            (Some("mirror=0"), true, Some(false)),
-            (Some("mirror"), true, Some(false)),
-            (Some("mirror=OFF"), true, Some(false)),
-            (Some("mirror=2"), false, None),
-            (Some("mirrors=1"), false, Some(false)),
+            (Some(String::new()), true, Some(true)),
+            (Some("a=b".into()), false, Some(false)),
+            (Some(format!("{m}=1")), false, Some(true)),
+            (Some(format!("x=1&{m}=true")), false, Some(true)),
+            (Some(format!("{m}=0")), true, Some(false)),
+            (Some(m.into()), true, Some(false)),
+            (Some(format!("{m}=OFF")), true, Some(false)),
+            (Some(format!("{m}=2")), false, None),
+            (Some(format!("{m}s=1")), false, Some(false)),
         ] {
+            let query = query.as_deref();
             assert_eq!(mirror_for(query, default), want, "{query:?} {default}");
         }
     }

@@ -24,6 +24,7 @@ import { DEFAULT_MOUNTS, REPO_ROOT, VIEW_HTML, buildWorker, serve, startRustServ
 import { PACKED, failOnPageProblems, launchChromium } from "../../js/lib/chromium.mjs";
 import { serveSandbox } from "../lib/sandbox-server.mjs";
 import { SPEC_DEFAULT_CSP, buildViewCsp } from "../lib/view-csp.js";
+import { HTTP_NAMES } from "../../js/lib/http-names.mjs";
 import { connectClient } from "../../js/lib/mcp-client.mjs";
 import { VIEW_DECLARATION } from "../server/view-meta.js";
 // What the servers must declare (www/server/view-meta.js; both serve it).
@@ -101,7 +102,7 @@ function watchToolCalls(page) {
       return;
     }
     if (typeof body?.method === "string") calls.rpc.push(body.method);
-    if (new URL(req.url()).pathname === "/mcp") calls.ports.push(Number(new URL(req.url()).port));
+    if (new URL(req.url()).pathname === HTTP_NAMES.mcpPath) calls.ports.push(Number(new URL(req.url()).port));
     if (body?.method === "tools/call") calls.push({ name: body.params?.name, port: Number(new URL(req.url()).port) });
   });
   return calls;
@@ -361,7 +362,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
       assert.equal(h.starts(), 1);
 
       // The Host's "Inspect token" link: the freshest token, in the URL fragment; the inspector
-      // verifies it with the server's key and the principal it is bound to (X-Demo-User).
+      // verifies it with the server's key and the principal it is bound to (the principal header).
       const latest = await h.token();
       const href = await h.page.locator(".call .call-inspect").getAttribute("href");
       assert.equal(decodeURIComponent(href.split("#token=")[1]), latest);
@@ -371,7 +372,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
       assert.match(await page.locator("#claim-purpose").textContent(), /view/);
       await page.fill("#key", KEY);
       await page.waitForSelector("#verify-result[data-status=fail]");
-      assert.equal(await page.locator("#verify-reason").textContent(), "bind", "game tokens are bound to the X-Demo-User");
+      assert.equal(await page.locator("#verify-reason").textContent(), "bind", "game tokens are bound to the principal header");
       await page.fill("#bind", USER);
       await page.waitForSelector("#verify-result[data-status=ok]");
       assert.equal(JSON.parse(await page.locator("#verified-payload").textContent()).board, await h.board());
@@ -653,7 +654,7 @@ describe("the demo: workerd server, Host page, game View, inspector", () => {
     child.kill("SIGINT");
     const [code] = await once(child, "exit", { signal: AbortSignal.timeout(15_000) }); // rejects if it hangs
     assert.equal(code, 0);
-    await assert.rejects(fetch(mcp[0].replace(/\/mcp$/, "/health")), "workerd is gone");
+    await assert.rejects(fetch(new URL(HTTP_NAMES.healthPath, mcp[0])), "workerd is gone");
     await assert.rejects(fetch(inspectorUrl), "the static server is gone");
   });
 });

@@ -18,7 +18,8 @@
 //   state, without calling any tool again.
 //
 // Query parameters: servers (comma-separated MCP endpoint URLs), user (the
-// X-Demo-User principal the server binds tokens to; default "demo-user"),
+// principal the server binds tokens to, sent in the demo servers' principal
+// header, ../server/http-names.json; default "demo-user"),
 // sandbox (the sandbox proxy's origin; default this page's port + 1), policy
 // ("wasm": the declared origins plus 'wasm-unsafe-eval', the default; "spec":
 // the MCP Apps spec's default policy, which refuses WebAssembly), viewstate
@@ -41,6 +42,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { DEFAULT_VIEW_STATE_MAX_BYTES, ViewStateAppBridge, localStorageViewState } from "mcp-sealed-state/app-bridge";
 import { adoptToken, STATE_META_KEY } from "mcp-sealed-state/widget";
+import HTTP_NAMES from "../server/http-names.json" with { type: "json" };
 import { CALL_TOOL_METHOD, SET_WIDGET_STATE_METHOD, answerCallTool, globalsFor, setGlobals, withOpenAi, withoutMeta } from "./openai-surface.js";
 
 const $ = (id) => document.getElementById(id);
@@ -185,7 +187,7 @@ async function connect() {
   client = new Client({ ...HOST_INFO }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
   const transport = new StreamableHTTPClientTransport(servers[0], {
     fetch: rotatingFetch,
-    requestInit: { headers: { "X-Demo-User": user } },
+    requestInit: { headers: { [HTTP_NAMES.principalHeader]: user } },
   });
   await client.connect(transport);
   ({ tools } = await client.listTools());
@@ -455,6 +457,7 @@ function renderTraffic() {
 
 function renderServer() {
   $("user").textContent = user;
+  $("principal-header").textContent = HTTP_NAMES.principalHeader;
   $("policy").textContent = POLICIES[policy];
   $("policy").dataset.policy = policy;
   $("sandbox-origin").textContent = sandboxOrigin;

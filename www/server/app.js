@@ -35,41 +35,43 @@
 //                    drop _meta (ChatGPT's View notification, ext-apps'
 //                    basic-host). Off by default: structuredContent is
 //                    model-visible (see mirrorToStructuredContent). A request
-//                    may choose for itself with ?mirror=1 or ?mirror=0 on /mcp.
+//                    may choose for itself with the mirror query (MIRROR_QUERY)
+//                    set to 1 or 0 on the MCP path.
+//
+// The HTTP names (the paths, the principal header, the mirror query, the CORS
+// lists) are ./http-names.json's, which the Rust server reads too.
 //
 // The principal. Tokens are bound (`{ bind }`) to the value of the
-// `X-Demo-User` request header ("anonymous" when absent), so a token sealed
+// PRINCIPAL_HEADER request header (DEFAULT_PRINCIPAL when absent), so a token sealed
 // for one user fails to open for another. THIS IS A DEMO: anyone can set a
 // header, so it is not authentication. A real server binds to the
 // authenticated principal (the OAuth subject / `authInfo`), never to the
 // method or tool: one token legitimately flows through several tools.
 //
-// Routes: POST/GET/DELETE /mcp (MCP Streamable HTTP), GET /health, and
+// Routes: POST/GET/DELETE MCP_PATH (MCP Streamable HTTP), GET HEALTH_PATH, and
 // OPTIONS (CORS preflight) for a browser Host page on another local origin.
 import { McpServer, createMcpHandler, fromJsonSchema, localhostAllowedOrigins, originValidationResponse } from "@modelcontextprotocol/server";
 import { STATE_META_KEY, SealedStateError, StateCodec, mirrorToStructuredContent } from "mcp-sealed-state";
 import { GameError, describe, isGame, newGame, play, publicView } from "./game.js";
+import HTTP_NAMES from "./http-names.json" with { type: "json" };
 import { SDK_CODEC, sdkViewCodec } from "./sdk-codec.js";
 
 export { STATE_META_KEY };
 /** The tool result `_meta` key of the per-result id a View keys its local UI state by (ext-apps' "Persisting view state"). */
 export const VIEW_UUID_META_KEY = "viewUUID";
-export const MCP_PATH = "/mcp";
-export const HEALTH_PATH = "/health";
-export const PRINCIPAL_HEADER = "X-Demo-User";
-export const DEFAULT_PRINCIPAL = "anonymous";
+export const { mcpPath: MCP_PATH, healthPath: HEALTH_PATH, principalHeader: PRINCIPAL_HEADER, defaultPrincipal: DEFAULT_PRINCIPAL } = HTTP_NAMES;
 export const DEFAULT_TTL_SECONDS = 600;
 /** STATE_CODEC's values: this package's StateCodec (the default), or the SDK's codec. */
 export const DEFAULT_CODEC = "mcp-sealed-state";
 export const CODECS = [DEFAULT_CODEC, SDK_CODEC];
 export const SERVER_INFO = Object.freeze({ name: "mcp-sealed-state-tic-tac-toe", version: "0.1.0" });
-/** The query parameter of /mcp that turns the mirror on ("1") or off ("0") for that request. */
-export const MIRROR_QUERY = "mirror";
+/** The query parameter of MCP_PATH that turns the mirror on ("1") or off ("0") for that request. */
+export const MIRROR_QUERY = HTTP_NAMES.mirrorQuery;
 
-/** Request headers a browser Host may send (the preflight allows exactly these). */
-export const CORS_ALLOW_HEADERS = ["Content-Type", "Accept", "Mcp-Session-Id", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Last-Event-ID", PRINCIPAL_HEADER];
+/** Request headers a browser Host may send (the preflight allows exactly these): the MCP transport's and the principal header. */
+export const CORS_ALLOW_HEADERS = [...HTTP_NAMES.corsAllowHeaders, PRINCIPAL_HEADER];
 /** Response headers a browser Host may read. */
-export const CORS_EXPOSE_HEADERS = ["Mcp-Session-Id", "MCP-Protocol-Version"];
+export const CORS_EXPOSE_HEADERS = HTTP_NAMES.corsExposeHeaders;
 
 // ---- configuration -------------------------------------------------------
 
@@ -126,7 +128,7 @@ function parseSwitch(value) {
 
 /**
  * Whether this request's results mirror the token and the viewUUID into
- * structuredContent: `?mirror=1` / `?mirror=0` on the MCP URL (a Host's
+ * structuredContent: MIRROR_QUERY set to 1 or 0 on the MCP URL (a Host's
  * connector URL can carry it), else the server's setting. Undefined for another value.
  */
 export function mirrorFor(url, config) {
@@ -161,7 +163,7 @@ export function codecFor(config) {
   return codec;
 }
 
-/** The principal a token is bound to: the X-Demo-User header, or "anonymous". */
+/** The principal a token is bound to: the PRINCIPAL_HEADER header, or DEFAULT_PRINCIPAL. */
 export function principalOf(request) {
   const value = request.headers.get(PRINCIPAL_HEADER)?.trim();
   return value ? value : DEFAULT_PRINCIPAL;

@@ -1,8 +1,8 @@
 // The demo MCP server's workerd entry (Cloudflare Workers module syntax).
 // Everything lives in app.js (platform-neutral), game.js (pure rules) and
 // view.js (the View as a `ui://` resource); see app.js for the env bindings
-// (STATE_KEY, TTL_SECONDS, ALLOWED_ORIGINS, INSTANCE), the X-Demo-User
-// principal and the routes (/mcp, /health).
+// (STATE_KEY, TTL_SECONDS, ALLOWED_ORIGINS, INSTANCE), the principal and the
+// routes; http-names.json for the HTTP names.
 //
 // Bundle and run it with js/lib/servers.mjs (esbuild against the packed
 // mcp-sealed-state package, whose "workerd" export condition imports the
