@@ -33,7 +33,11 @@ fn render() -> String {
         "SEALED_STATE_INVALID_MESSAGE",
         js(mcp_sealed_state::SEALED_STATE_INVALID_MESSAGE),
     );
-    assert_eq!(SDK_REASONS, Reason::ALL[..4], "the SDK's reasons are the core's first four");
+    assert_eq!(
+        SDK_REASONS,
+        Reason::ALL[..4],
+        "the SDK's reasons are the core's first four"
+    );
     let mut reasons = vec!["undefined".to_owned()];
     for (i, r) in Reason::ALL.iter().enumerate() {
         assert_eq!(usize::from(r.code()), i + 1, "reason codes are 1, 2, ...");
@@ -207,7 +211,12 @@ const DEFAULT_VIEW_STATE_MAX_BYTES: u32 = 65536;
 
 /// The SDK's codec has no purpose and no request, so it gives the core's
 /// reasons up to `bind`; the core's later ones come after them.
-const SDK_REASONS: [Reason; 4] = [Reason::Malformed, Reason::Mac, Reason::Expired, Reason::Bind];
+const SDK_REASONS: [Reason; 4] = [
+    Reason::Malformed,
+    Reason::Mac,
+    Reason::Expired,
+    Reason::Bind,
+];
 
 /// The best store first: the Host's own, then ChatGPT's, then the frame's
 /// localStorage (which needs the tool result's viewUUID), then memory.

@@ -12,9 +12,10 @@ import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
-import * as CONSTANTS from "../../pkg-template/constants.js";
-import { PACKAGE_DIR, importPackage } from "./support.mjs";
+import { importPackage, importPackedConstants, PACKAGE_DIR } from "./support.mjs";
 import { atClock } from "../lib/clock.mjs";
+
+const CONSTANTS = await importPackedConstants();
 
 const { App } = await import("@modelcontextprotocol/ext-apps");
 const { AppBridge } = await import("@modelcontextprotocol/ext-apps/app-bridge");

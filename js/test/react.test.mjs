@@ -7,8 +7,9 @@ import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import * as CONSTANTS from "../../pkg-template/constants.js";
-import { PACKAGE_DIR, importPackage, resolvePackage } from "./support.mjs";
+import { importPackage, importPackedConstants, PACKAGE_DIR, resolvePackage } from "./support.mjs";
+
+const CONSTANTS = await importPackedConstants();
 
 const { createRequire } = await import("node:module");
 // React as the consumer resolves it: the same copy the package's react entry imports.

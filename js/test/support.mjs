@@ -25,6 +25,11 @@ export function importPackage(subpath = "") {
   return import(pathToFileURL(resolvePackage(subpath)).href);
 }
 
+/** The packed package's constants.js: the one definition of the defaults and lists its entries re-export. */
+export function importPackedConstants() {
+  return import(pathToFileURL(join(PACKAGE_DIR, "constants.js")).href);
+}
+
 /**
  * The file URL of the edge build's wasm-bindgen glue in the packed package,
  * the module every edge entry instantiates the wasm through. Its `initSync()`,

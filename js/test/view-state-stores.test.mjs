@@ -7,13 +7,14 @@
 // `globalThis.localStorage` a fake Storage (getItem/setItem/removeItem). The
 // openai store's structured widget state and write-through: app-sources.test.mjs.
 import assert from "node:assert/strict";
-import * as CONSTANTS from "../../pkg-template/constants.js";
 import { describe, test } from "node:test";
 import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PACKAGE_DIR, importPackage } from "./support.mjs";
+import { importPackage, importPackedConstants, PACKAGE_DIR } from "./support.mjs";
 import { setGlobal } from "./frame-globals.mjs";
+
+const CONSTANTS = await importPackedConstants();
 
 const { App } = await import("@modelcontextprotocol/ext-apps");
 const { AppBridge } = await import("@modelcontextprotocol/ext-apps/app-bridge");
