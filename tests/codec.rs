@@ -278,7 +278,7 @@ fn keys_are_measured_as_hmac_uses_them() {
 #[cfg(feature = "jcs")]
 #[test]
 fn requests_over_max_request_bytes_are_refused_both_ways() {
-    use mcp_sealed_state::{Request, SealError, DEFAULT_MAX_REQUEST_BYTES};
+    use mcp_sealed_state::{Request, SealError};
     let c = codec_with(&[KEY], |o| o.max_request_bytes = 16);
     let with = |r| SealWith::request_state("move").request(r);
     // 16 bytes canonical, whitespace aside: within the limit; 17 are not.
