@@ -1,27 +1,52 @@
+// @ts-check
 // The names docs/format.md fixes and the package's error classes, in the one module
 // every entry a program imports shares, so that each class is one class.
 // The constants themselves come from the Rust core (constants.js).
-import { SEALED_STATE_INVALID_MESSAGE } from "./constants.js";
+import { REASONS, SEALED_STATE_INVALID_MESSAGE } from "./constants.js";
 
 export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, REASONS, MAX_READ_CHARS } from "./constants.js";
+
+/**
+ * Why a token failed to open (or to read): a name of the core's REASONS
+ * (constants.js). For server logs only.
+ * @typedef {Exclude<(typeof REASONS)[number], undefined>} SealedStateReason
+ */
 
 /**
  * A token failed to open (or, in the widget, to read). `message` is always
  * SEALED_STATE_INVALID_MESSAGE; `reason` (also in `cause`) is for server logs.
  */
 export class SealedStateError extends Error {
+  /** @param {SealedStateReason} reason */
   constructor(reason) {
     super(SEALED_STATE_INVALID_MESSAGE, { cause: reason });
     this.name = "SealedStateError";
+    /**
+     * For server logs only: never send it to the client. Also in `cause`.
+     * @readonly
+     * @type {SealedStateReason}
+     */
+    this.reason;
+    /**
+     * The same as `reason`.
+     * @readonly
+     * @type {SealedStateReason}
+     */
+    this.cause;
     Object.defineProperty(this, "reason", { value: reason, enumerable: true });
   }
 }
 
 /** A refused view-state save, with its JSON-RPC `code`. */
 export class ViewStateError extends Error {
+  /**
+   * @param {-32602 | -32603} code -32602: never as given; -32603: not now.
+   * @param {string} message
+   */
   constructor(code, message) {
     super(message);
     this.name = "ViewStateError";
+    /** -32602: never as given (over maxBytes, not an object); -32603: not now (the Host could not store it). @readonly */
     this.code = code;
   }
 }

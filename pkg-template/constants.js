@@ -1,3 +1,4 @@
+// @ts-check
 // Rendered from the Rust core by tests/constants.rs: do not edit. After a change
 // there, `UPDATE_CONSTANTS=1 cargo test --test constants` rewrites this file.
 
@@ -7,8 +8,8 @@ export const STATE_META_KEY = "ng-mcp-ui/state";
 /** The one message of every token failure. It never says which check failed. */
 export const SEALED_STATE_INVALID_MESSAGE = "mcp-sealed-state: sealed state is invalid or expired";
 
-/** Reason names by the code the wasm core reports. */
-export const REASONS = Object.freeze([undefined, "malformed", "mac", "expired", "bind", "purpose", "request"]);
+/** Reason names by the code the wasm core reports (a tuple to the type checker: SealedStateReason is its names). */
+export const REASONS = Object.freeze(/** @type {const} */ ([undefined, "malformed", "mac", "expired", "bind", "purpose", "request"]));
 
 /** Default token lifetime, seconds. */
 export const DEFAULT_TTL_SECONDS = 600;

@@ -17,7 +17,8 @@ fn js(s: &str) -> String {
 
 fn render() -> String {
     let mut out = String::from(
-        "// Rendered from the Rust core by tests/constants.rs: do not edit. After a change\n\
+        "// @ts-check\n\
+         // Rendered from the Rust core by tests/constants.rs: do not edit. After a change\n\
          // there, `UPDATE_CONSTANTS=1 cargo test --test constants` rewrites this file.\n\n",
     );
     let mut line = |doc: &str, name: &str, value: String| {
@@ -39,9 +40,9 @@ fn render() -> String {
         reasons.push(js(r.as_str()));
     }
     line(
-        "Reason names by the code the wasm core reports.",
+        "Reason names by the code the wasm core reports (a tuple to the type checker: SealedStateReason is its names).",
         "REASONS",
-        format!("Object.freeze([{}])", reasons.join(", ")),
+        format!("Object.freeze(/** @type {{const}} */ ([{}]))", reasons.join(", ")),
     );
     line(
         "Default token lifetime, seconds.",

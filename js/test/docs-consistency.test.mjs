@@ -13,7 +13,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
 function coreReasons() {
   const text = readFileSync(join(ROOT, "pkg-template/constants.js"), "utf8");
-  const match = text.match(/^export const REASONS = Object\.freeze\(\[undefined, (.*)\]\);$/m);
+  const match = text.match(/^export const REASONS = Object\.freeze\((?:\/\*\* @type \{const\} \*\/ )?\(?\[undefined, (.*)\]\)?\);$/m);
   assert.ok(match, "REASONS in pkg-template/constants.js");
   return JSON.parse(`[${match[1]}]`);
 }
@@ -29,7 +29,7 @@ function files() {
     for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
       const p = `${dir}/${e.name}`;
       if (e.isDirectory()) walk(p);
-      else if (/\.d\.c?ts$/.test(e.name)) out.push(p);
+      else if (/\.(?:d\.c?ts|js)$/.test(e.name)) out.push(p);
     }
   };
   walk("pkg-template");
@@ -81,6 +81,6 @@ test("every reason list in the docs and .d.ts files is the core's REASONS (or, a
     }
   }
   assert.deepEqual(wrong, []);
-  // README, SECURITY.md, docs/server.md, pkg-template/README.md and common.d.ts each have one.
+  // README, SECURITY.md, docs/server.md, pkg-template/README.md and constants.js each have one.
   assert.ok(full >= 5, `only ${full} full reason lists found`);
 });
