@@ -140,6 +140,13 @@ function writeCommonJsTypes(pkg) {
 // one index.d.ts: the declarations of the module every runtime's file exports.
 const TSC = join(root, "js/node_modules/typescript/bin/tsc");
 const ENTRY_TYPES = { "edge/index.d.ts": "edge/api.d.ts", "widget/index.d.ts": "widget/browser.d.ts" };
+// A JS module re-exports another's @typedef as `@typedef {import("./m.js").T} T`,
+// which tsc emits as a new alias; imported and exported as it is, it is the
+// same declaration, which API documentation then finds where it is defined.
+export function typeReexports(text) {
+  return text.replace(/^export type (\w+)(?:<[^\n]*?>)? = import\("([^"]+)"\)\.\1(?:<[^;\n]*>)?;$/gm, 'import type { $1 } from "$2";\nexport type { $1 };');
+}
+
 export function emitDeclarations(pkg) {
   run(process.execPath, [
     TSC,
@@ -154,6 +161,9 @@ export function emitDeclarations(pkg) {
     "--declarationDir",
     pkg,
   ]);
+  for (const file of readdirSync(pkg, { recursive: true })) {
+    if (file.endsWith(".d.ts") && !file.startsWith("wasm")) writeFileSync(join(pkg, file), typeReexports(readFileSync(join(pkg, file), "utf8")));
+  }
   for (const [index, from] of Object.entries(ENTRY_TYPES)) {
     if (existsSync(join(pkg, from))) cpSync(join(pkg, from), join(pkg, index));
   }

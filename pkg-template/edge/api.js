@@ -15,15 +15,19 @@ export { mirrorToStructuredContent } from "./mirror.js";
 /** @typedef {import("../common.js").SealedStateReason} SealedStateReason */
 /** @typedef {import("./codec-options.js").Key} Key */
 /** @typedef {import("./codec-options.js").CodecOptions} CodecOptions */
+/** @typedef {import("./codec-options.js").WorkerEnv} WorkerEnv */
 /** @typedef {import("./call-arguments.js").BindOptions} BindOptions */
 /** @typedef {import("./call-arguments.js").SecretOptions} SecretOptions */
+/** @typedef {import("./call-arguments.js").SecretOption} SecretOption */
 /** @typedef {import("./call-arguments.js").RequestOptions} RequestOptions */
+/** @typedef {import("./call-arguments.js").RequestOption} RequestOption */
 /**
  * @template [T=unknown]
  * @template [S=unknown]
  * @typedef {import("./state-codec.js").Opened<T, S>} Opened
  */
 /** @typedef {import("./request-state-codec.js").RequestStateCodecError} RequestStateCodecError */
+/** @typedef {import("./request-state-codec.js").SdkReason} SdkReason */
 /**
  * @template [C=Record<string, any>]
  * @typedef {import("./request-state-codec.js").RequestStateCodecOptions<C>} RequestStateCodecOptions
@@ -34,4 +38,5 @@ export { mirrorToStructuredContent } from "./mirror.js";
  * @typedef {import("./request-state-codec.js").RequestStateCodec<T, C>} RequestStateCodec
  */
 /** @typedef {import("./tmcp.js").TmcpRequestStateCodecOptions} TmcpRequestStateCodecOptions */
+/** @typedef {import("./tmcp.js").TmcpCallbacks} TmcpCallbacks */
 /** @typedef {import("./tmcp.js").TmcpRequestStateCodec} TmcpRequestStateCodec */

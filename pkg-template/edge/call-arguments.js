@@ -13,18 +13,18 @@ import { typeOf } from "./codec-options.js";
  */
 
 /**
- * @typedef {object} SecretOptionsOnly
+ * @typedef {object} SecretOption
  * @property {unknown} [secret] JSON only a key holder reads: sealed with XChaCha20-Poly1305 under a key derived from the sealing key, beside the readable payload. Not JSON-serializable: a TypeError.
  */
 
-/** @typedef {BindOptions & SecretOptionsOnly} SecretOptions */
+/** @typedef {BindOptions & SecretOption} SecretOptions */
 
 /**
- * @typedef {object} RequestOptionsOnly
+ * @typedef {object} RequestOption
  * @property {unknown} [request] The request's arguments, a plain JSON value: bound by a digest of their RFC 8785 canonical JSON (key order does not matter); reason "request" when they differ or one side has none. No canonical form (a non-finite number, a lone surrogate, nesting past 64, a Map, Set, Date, BigInt, function or class instance, text over maxRequestBytes): a TypeError or RangeError sealing, reason "request" opening.
  */
 
-/** @typedef {BindOptions & RequestOptionsOnly} RequestOptions */
+/** @typedef {BindOptions & RequestOption} RequestOptions */
 
 const REQUEST = REASONS[6]; // the code of Reason::Request
 

@@ -1,3 +1,4 @@
+// @ts-check
 // mcp-sealed-state/preact: view state and the freshest sealed token as
 // Preact hooks over preact/hooks (no preact/compat), over
 // mcp-sealed-state/app (preact and @modelcontextprotocol/ext-apps are
@@ -10,5 +11,23 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { viewHooks } from "../view-binding/hooks.js";
 
 export { DEFAULT_DEBOUNCE_MS } from "../view-binding/index.js";
+
+// The types of the arguments and results, as every framework entry names them.
+/** @typedef {import("../view-binding/index.js").ViewStateSource} ViewStateSource */
+/** @typedef {import("../view-binding/index.js").TokenKeeperSource} TokenKeeperSource */
+/** @typedef {import("../view-binding/index.js").ViewStateOptions} ViewStateOptions */
+/** @typedef {import("../view-binding/index.js").SealedTokenOptions} SealedTokenOptions */
+/** @typedef {import("../view-binding/index.js").ViewStateStatus} ViewStateStatus */
+/** @typedef {import("../view-binding/index.js").ViewStateStatusFields} ViewStateStatusFields */
+/** @typedef {import("../view-binding/index.js").SealedTokenSnapshot} SealedTokenSnapshot */
+/** @typedef {import("../view-binding/index.js").SealedTokenFields} SealedTokenFields */
+/** @typedef {import("../view-binding/index.js").SealedTokenActions} SealedTokenActions */
+/**
+ * @template T
+ * @typedef {import("../view-binding/index.js").StateUpdate<T>} StateUpdate
+ */
+/** @typedef {import("../view-binding/hooks.js").SealedToken} SealedToken */
+/** @typedef {import("../view-binding/hooks.js").UseViewState} UseViewState */
+/** @typedef {import("../view-binding/hooks.js").UseSealedToken} UseSealedToken */
 
 export const { useViewState, useSealedToken } = viewHooks({ useCallback, useEffect, useRef, useState });

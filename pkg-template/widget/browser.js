@@ -1,3 +1,4 @@
+// @ts-check
 // Browsers, bundlers and one-file Views: the wasm bytes travel inside this
 // package's JS (./wasm-inline.js, written by js/build.mjs, as hex), so nothing
 // is fetched and there is no sibling file for a bundler to emit or a CSP to block.
@@ -14,6 +15,7 @@ import { readTokenJsonJs } from "./read-js.js";
 import { tokenApi } from "./token.js";
 import { WIDGET_WASM_HEX } from "./wasm-inline.js";
 
+/** @type {import("./token.js").Core} */
 const core = { backend: "js", read: readTokenJsonJs };
 
 function useWasm() {
@@ -31,7 +33,7 @@ function load() {
   const bytes = hexBytes(WIDGET_WASM_HEX);
   let module;
   try {
-    module = new WebAssembly.Module(bytes);
+    module = new WebAssembly.Module(/** @type {Uint8Array<ArrayBuffer>} */ (bytes));
   } catch (e) {
     if (e instanceof RangeError) return initWasm({ module_or_path: bytes }).then(useWasm);
     throw e;
@@ -57,8 +59,20 @@ const settled = loading.then(
   () => core.backend,
 );
 
-/** Resolves with the backend that serves this page once loading has settled: "wasm" or "js". Optional. */
+/**
+ * Resolves with the backend that serves from then on, once loading has
+ * settled. Never rejects; calling it is optional (every function works at once).
+ * @returns {Promise<import("./token.js").Backend>}
+ */
 export const init = () => settled;
 export const { backend, readTokenUnverified, secondsLeft, adoptToken, isSealedStateError } = tokenApi(core);
 export * from "./view-state.js";
 export { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE, SealedStateError } from "../common.js";
+
+// The types of the results above, for programs that name them.
+/**
+ * @template [T=unknown]
+ * @typedef {import("./token.js").TokenView<T>} TokenView
+ */
+/** @typedef {import("./token.js").Backend} Backend */
+/** @typedef {import("../common.js").SealedStateReason} SealedStateReason */
