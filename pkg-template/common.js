@@ -21,6 +21,9 @@ export class SealedStateError extends Error {
   constructor(reason) {
     super(SEALED_STATE_INVALID_MESSAGE, { cause: reason });
     this.name = "SealedStateError";
+    Object.defineProperty(this, "reason", { value: reason, enumerable: true });
+    return;
+    // The type checker's declarations of what is set above; never run (minifiers drop them).
     /**
      * For server logs only: never send it to the client. Also in `cause`.
      * @readonly
@@ -33,7 +36,6 @@ export class SealedStateError extends Error {
      * @type {SealedStateReason}
      */
     this.cause;
-    Object.defineProperty(this, "reason", { value: reason, enumerable: true });
   }
 }
 

@@ -178,13 +178,15 @@ export class ViewStateAppBridge extends AppBridge {
     this.#storage = storage;
     this.#maxBytes = maxBytes;
     this.#timeoutMs = storeTimeoutMs;
-    const self = /** @type {any} */ (this); // AppBridge's internals this class extends
-    self._hostContext = withoutViewState(self._hostContext);
+    // AppBridge's internals, which this class extends, are not in its types.
+    /** @type {any} */ (this)._hostContext = withoutViewState(/** @type {any} */ (this)._hostContext);
     // AppBridge registered ui/initialize with a result schema; re-register it
     // without one (which would strip keys it does not know) and wrap the SDK's handler.
     try {
-      self.replaceRequestHandler("ui/initialize", { params: McpUiInitializeRequestSchema.shape.params }, (/** @type {any} */ params, /** @type {any} */ ctx) => this.#initialize(params, ctx));
-      self.setRequestHandler(SET_VIEW_STATE_METHOD, { params: SetViewStateParams }, (/** @type {{ state: unknown }} */ params) => this.#save(params.state));
+      /** @type {any} */ (this).replaceRequestHandler("ui/initialize", { params: McpUiInitializeRequestSchema.shape.params }, (/** @type {any} */ params, /** @type {any} */ ctx) =>
+        this.#initialize(params, ctx),
+      );
+      /** @type {any} */ (this).setRequestHandler(SET_VIEW_STATE_METHOD, { params: SetViewStateParams }, (/** @type {{ state: unknown }} */ params) => this.#save(params.state));
     } catch (error) {
       // ext-apps 1.x registers handlers by schema, not by method name: the View side works there, this class does not.
       throw new TypeError("ViewStateAppBridge needs @modelcontextprotocol/ext-apps 2.x (its AppBridge registers request handlers by method name)", { cause: error });
@@ -307,9 +309,7 @@ export class ViewStateAppBridge extends AppBridge {
   #abortPreviousDocument(currentId) {
     // Protocol keeps an AbortController per request being handled, and sends no
     // response for an aborted one. The saves themselves still complete.
-    /** @type {Iterable<[unknown, AbortController]>} */
-    const controllers = /** @type {any} */ (this)._requestHandlerAbortControllers ?? [];
-    for (const [id, controller] of controllers) {
+    for (const [id, controller] of /** @type {Iterable<[unknown, AbortController]>} */ (/** @type {any} */ (this)._requestHandlerAbortControllers ?? [])) {
       if (id !== currentId) controller.abort(new Error("the View document was replaced"));
     }
   }

@@ -78,9 +78,8 @@ export function onOwnToolResult(app, listener) {
       };
     }
   }
-  const mine = listeners;
-  mine.add(listener);
-  return () => mine.delete(listener);
+  listeners.add(listener);
+  return () => /** @type {Set<OwnToolResultListener>} */ (listeners).delete(listener);
 }
 
 /**

@@ -24,8 +24,7 @@ import { ViewState, watchFirstToolResult } from "./view-state.js";
 /** @typedef {{ stores: readonly ViewStateStoreName[] | undefined, bridgeTimeoutMs: number, readyTimeoutMs: number | undefined }} CheckedOptions */
 /** @typedef {{ current: Promise<ViewState>, settled: boolean, listeners: Set<(viewState: ViewState) => void>, options: CheckedOptions }} Tracked */
 
-// ViewState's constructor is private to the package's users; tracking makes them.
-const newViewState = /** @type {new (app: App, rawInitializeResult: unknown, options: ViewStateInit) => ViewState} */ (/** @type {unknown} */ (ViewState));
+/** ViewState's constructor, private to the package's users: tracking makes them. @typedef {new (app: App, rawInitializeResult: unknown, options: ViewStateInit) => ViewState} MakeViewState */
 
 /**
  * Watch a transport for the response to `ui/initialize`, untouched by the SDK's
@@ -43,7 +42,7 @@ export function captureInitializeResult(transport) {
   /** @type {any} */
   let response;
   /** @type {(value: unknown) => void} */
-  let resolve = () => {};
+  let resolve;
   const promise = new Promise((r) => (resolve = r));
   const send = transport.send.bind(transport);
   transport.send = (/** @type {any} */ message, /** @type {unknown} */ options) => {
@@ -112,7 +111,7 @@ export function track(app, options) {
     return known.current;
   }
   /** @type {(viewState: ViewState) => void} */
-  let settle = () => {};
+  let settle;
   /** @type {Tracked} */
   const entry = { current: new Promise((r) => (settle = r)), settled: false, listeners: new Set(), options: checked };
   tracked.set(app, entry);
@@ -143,7 +142,7 @@ export function track(app, options) {
     const withoutBridge = () => {
       if (decided) return;
       decided = true;
-      decide(new newViewState(app, undefined, { stores, toolResult, readyTimeoutMs, hostModel: "apps-sdk" }));
+      decide(new /** @type {MakeViewState} */ (/** @type {unknown} */ (ViewState))(app, undefined, { stores, toolResult, readyTimeoutMs, hostModel: "apps-sdk" }));
     };
     const appsSdk = openaiOf(globalThis) !== null;
     const timer = appsSdk ? setTimeout(withoutBridge, bridgeTimeoutMs) : undefined;
@@ -158,7 +157,7 @@ export function track(app, options) {
     clearTimeout(timer);
     if (decided) return; // the bridge answered late: it serves tool calls, the store stays as decided
     decided = true;
-    decide(new newViewState(app, capture.result, { stores, toolResult, readyTimeoutMs, hostModel: "mcp-apps" }));
+    decide(new /** @type {MakeViewState} */ (/** @type {unknown} */ (ViewState))(app, capture.result, { stores, toolResult, readyTimeoutMs, hostModel: "mcp-apps" }));
   };
   return entry.current;
 }

@@ -60,7 +60,7 @@ const PENDING = memoryStore();
  */
 export function watchFirstToolResult(app) {
   /** @type {(value: unknown) => void} */
-  let settle = () => {};
+  let settle;
   /** @type {Promise<unknown>} */
   const promise = new Promise((resolve) => (settle = resolve));
   const stop = () => {
@@ -452,7 +452,7 @@ export class ViewState {
       // Anything but an object (or null) is refused by the rule below, as without members.
       if (full === null) full = {};
       else if (typeof full !== "object" || Array.isArray(full)) return state;
-      else if (full === state) full = { ...full };
+      else if (full === state) full = { .../** @type {object} */ (state) };
       full[name] = value;
     }
     return full;

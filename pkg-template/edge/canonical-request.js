@@ -140,8 +140,7 @@ export function canonicalRequest(value, maxBytes) {
       } else {
         if (Object.getOwnPropertySymbols(v).length > 0) throw new NotCanonical("type", `${pathOf(stack, top)} has a symbol-keyed member, which JSON cannot carry`);
         // A member that is undefined writes nothing, so it counts for nothing below.
-        const o = v;
-        keys = Object.keys(o).filter((k) => o[k] !== undefined);
+        keys = Object.keys(v).filter((k) => v[k] !== undefined);
         // `"":0,` is the least a member writes.
         if (bytes + 5 * keys.length + 1 > maxBytes) throw over();
         keys.sort();

@@ -155,10 +155,7 @@ export function codecFor(args) {
  * @returns {Entry & { wasm: WasmCodec }}
  */
 export function live(entry) {
-  if (entry.wasm !== null) {
-    const built = /** @type {Entry & { wasm: WasmCodec }} */ (entry);
-    return built === newest ? built : touch(built);
-  }
+  if (entry.wasm !== null) return /** @type {Entry & { wasm: WasmCodec }} */ (entry === newest ? entry : touch(entry));
   const cached = lookup(idOf(entry.args), entry.args);
   if (cached !== undefined) return /** @type {Entry & { wasm: WasmCodec }} */ (touch(cached));
   entry.id = freeId;

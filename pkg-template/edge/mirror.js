@@ -13,8 +13,7 @@ const MIRRORED = [STATE_META_KEY, "viewUUID"];
  * them there: the token is signed and its secret part encrypted, but its
  * payload is readable and its length costs context. `result` is not changed;
  * one without either string in `_meta` comes back as it is.
- */
-/**
+ *
  * @template {{ _meta?: Record<string, unknown> | undefined, structuredContent?: unknown }} R
  * @param {R} result
  * @returns {R & { structuredContent: Record<string, unknown> }}

@@ -45,8 +45,7 @@ function callback(value, name) {
  * principal, a string) and `request()` (what the state is for, e.g. the
  * call's name and arguments), each called at encode and at decode. A token
  * that fails to open throws SealedStateError, which tmcp answers with -32602.
- */
-/**
+ *
  * @param {TmcpRequestStateCodecOptions} [options]
  * @returns {TmcpRequestStateCodec}
  */

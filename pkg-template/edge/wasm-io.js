@@ -19,13 +19,12 @@ export const MAX_INPUT_BYTES = 0x7fff_ffff;
 // import a wasm-to-JS wrapper V8 compiles with the module.
 /** @type {WebAssembly.Memory | undefined} */
 let memory;
-// initSync() with no module, once the entry instantiated the glue, returns its exports (wasm-bindgen's types require the module).
-const instantiated = /** @type {() => import("../wasm/edge.js").InitOutput} */ (/** @type {unknown} */ (initSync));
 /** @type {Uint8Array | null} */
 let heapBytes = null;
 function heap() {
   // Growing wasm memory detaches the old buffer (its views read as empty): renew the view then.
-  if (heapBytes === null || heapBytes.byteLength === 0) heapBytes = new Uint8Array((memory ??= instantiated().memory).buffer);
+  if (heapBytes === null || heapBytes.byteLength === 0)
+    heapBytes = new Uint8Array((memory ??= /** @type {() => import("../wasm/edge.js").InitOutput} */ (/** @type {unknown} */ (initSync))().memory).buffer);
   return heapBytes;
 }
 

@@ -30,4 +30,14 @@ export { DEFAULT_DEBOUNCE_MS } from "../view-binding/index.js";
 /** @typedef {import("../view-binding/hooks.js").UseViewState} UseViewState */
 /** @typedef {import("../view-binding/hooks.js").UseSealedToken} UseSealedToken */
 
-export const { useViewState, useSealedToken } = viewHooks({ useCallback, useEffect, useRef, useState });
+const hooks = viewHooks({ useCallback, useEffect, useRef, useState });
+/**
+ * Like useState, restored from this render's view-state store and saved back
+ * to it (debounced): `[state, setState, status]` (UseViewState).
+ */
+export const useViewState = hooks.useViewState;
+/**
+ * The freshest sealed token of the View's tool results and the "expired,
+ * start over" flag, with the keeper's actions (UseSealedToken).
+ */
+export const useSealedToken = hooks.useSealedToken;

@@ -38,4 +38,14 @@ export { DEFAULT_DEBOUNCE_MS } from "../view-binding/index.js";
 // useSealedToken(app | keeper, { initial, persist }) -> { token, source,
 // expired, status, adopt, offer, reset }. Typed and documented in
 // ../view-binding/hooks.js (UseViewState, UseSealedToken).
-export const { useViewState, useSealedToken } = viewHooks({ useCallback, useEffect, useRef, useState, useSyncExternalStore });
+const hooks = viewHooks({ useCallback, useEffect, useRef, useState, useSyncExternalStore });
+/**
+ * Like useState, restored from this render's view-state store and saved back
+ * to it (debounced): `[state, setState, status]` (UseViewState).
+ */
+export const useViewState = hooks.useViewState;
+/**
+ * The freshest sealed token of the View's tool results and the "expired,
+ * start over" flag, with the keeper's actions (UseSealedToken).
+ */
+export const useSealedToken = hooks.useSealedToken;

@@ -20,6 +20,5 @@ export function hexBytesPortable(text) {
 
 /** `text` (lowercase hex, even length) as bytes. */
 // Uint8Array.fromHex is newer than the libraries the type check reads.
-const U8 = /** @type {typeof Uint8Array & { fromHex?: (text: string) => Uint8Array }} */ (Uint8Array);
 /** @type {(text: string) => Uint8Array} */
-export const hexBytes = (text) => (typeof U8.fromHex === "function" ? U8.fromHex(text) : hexBytesPortable(text));
+export const hexBytes = (text) => (typeof (/** @type {any} */ (Uint8Array).fromHex) === "function" ? /** @type {any} */ (Uint8Array).fromHex(text) : hexBytesPortable(text));

@@ -19,7 +19,7 @@ const settled = Promise.resolve(core.backend);
 
 /**
  * Resolves with the backend that serves: "wasm" or "js". Optional: it is ready at import.
- * @returns {Promise<import("./token.js").Backend>}
+ * @type {() => Promise<import("./token.js").Backend>}
  */
 export const init = () => settled;
 export const { backend, readTokenUnverified, secondsLeft, adoptToken, isSealedStateError } = tokenApi(core);

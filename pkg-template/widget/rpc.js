@@ -5,13 +5,12 @@
 
 /** The result or params inside `x`, `x` itself when it is neither wrapper, or undefined for a non-object. */
 /**
- * @param {unknown} x
+ * @param {any} x a message of any shape
  * @returns {any}
  */
 export function resultOf(x) {
   if (x === null || typeof x !== "object") return undefined;
-  const m = /** @type {{ method?: unknown, params?: unknown, jsonrpc?: unknown, result?: unknown }} */ (x);
-  if (typeof m.method === "string" && m.params && typeof m.params === "object") return m.params;
-  if (typeof m.jsonrpc === "string" && m.result && typeof m.result === "object") return m.result;
+  if (typeof x.method === "string" && x.params && typeof x.params === "object") return x.params;
+  if (typeof x.jsonrpc === "string" && x.result && typeof x.result === "object") return x.result;
   return x;
 }

@@ -86,11 +86,7 @@ export function tokenApi(core) {
   const expOf = (/** @type {unknown} */ token) => view(token)?.exp;
 
   /**
-   * Which implementation serves this page now. In browsers the JS twin serves
-   * from the first call and the wasm takes over once instantiated; where the
-   * page's CSP refuses WebAssembly (no 'wasm-unsafe-eval') the JS twin serves
-   * throughout, and after a wasm trap (a failed allocation) it takes over.
-   * Both give the same results.
+   * The backend serving now (documented on the entries' exports: browser.js).
    * @returns {Backend}
    */
   function backend() {
@@ -98,9 +94,7 @@ export function tokenApi(core) {
   }
 
   /**
-   * What a token CLAIMS: payload, purpose, tool, exp, bound. It verifies NOTHING
-   * (the widget has no key; anyone can forge these bytes): use it for display
-   * only. Throws SealedStateError (reason "malformed") for anything but a v1 token.
+   * What a token claims, unverified (documented on the entries' exports: browser.js).
    * @template [T=unknown]
    * @param {string} token
    * @returns {TokenView<T>}
@@ -112,11 +106,7 @@ export function tokenApi(core) {
   }
 
   /**
-   * Whole seconds until the token stops opening, counting the second in
-   * progress: > 0 while valid, <= 0 once expired. A token opens until the end
-   * of its `exp` second, so a fresh token reads its lifetime plus one in the
-   * second it was sealed. Unverified. `nowMs` (default Date.now()) must be a
-   * finite number or a Date, else a TypeError.
+   * Seconds until the token stops opening, unverified (documented on the entries' exports: browser.js).
    * @param {string} token
    * @param {number | Date} [nowMs]
    * @returns {number}
@@ -133,17 +123,7 @@ export function tokenApi(core) {
   }
 
   /**
-   * The token to keep after a tool result, by the token's own `exp` (the
-   * stateless estimate of "the token the server sealed last"): the result's
-   * token, unless it has none (or not a v1 token) or `current` expires
-   * strictly later. The result's token is the first v1 token of its
-   * `_meta["ng-mcp-ui/state"]`, then its `structuredContent["ng-mcp-ui/state"]`
-   * (the mirror for hosts that drop `_meta`); a source that is not an object,
-   * or whose getter throws, reads as none. A v1 token too long for this widget
-   * to read (over MAX_READ_CHARS, which only a codec whose maxTokenBytes was
-   * raised past it mints) throws a RangeError rather than being dropped unseen.
-   * In a View prefer mcp-sealed-state/app's keepFreshestToken, which goes by
-   * arrival order rather than by an `exp` it cannot verify.
+   * The token to keep after a tool result, by `exp` (documented on the entries' exports: browser.js).
    * @param {string | null} current
    * @param {unknown} toolResult A CallToolResult, the params of ui/notifications/tool-result, or a JSON-RPC message carrying either.
    * @returns {string | null}
@@ -175,10 +155,7 @@ export function tokenApi(core) {
   }
 
   /**
-   * Whether a tool result is the server refusing a sealed token (ours or
-   * ng-mcp-ui's stable message as the whole text of a text block of an isError
-   * result, bare or as an McpError's "MCP error <code>: …", as the SDK and
-   * rust-server send it; never a substring): show "expired, start over".
+   * Whether a tool result is the server refusing a token (documented on the entries' exports: browser.js).
    * @param {unknown} toolResult
    * @returns {boolean}
    */

@@ -11,7 +11,7 @@ const settled = Promise.resolve(core.backend);
 
 /**
  * Resolves with the backend that serves: "wasm". Optional: it is ready at import.
- * @returns {Promise<import("./token.js").Backend>}
+ * @type {() => Promise<import("./token.js").Backend>}
  */
 export const init = () => settled;
 export const { backend, readTokenUnverified, secondsLeft, adoptToken, isSealedStateError } = tokenApi(core);
