@@ -42,13 +42,21 @@ export class SealedStateError extends Error {
 /** A refused view-state save, with its JSON-RPC `code`. */
 export class ViewStateError extends Error {
   /**
-   * @param {-32602 | -32603} code -32602: never as given; -32603: not now.
+   * @param {number} code
    * @param {string} message
    */
   constructor(code, message) {
     super(message);
     this.name = "ViewStateError";
-    /** -32602: never as given (over maxBytes, not an object); -32603: not now (the Host could not store it). @readonly */
+    /**
+     * The JSON-RPC error code, of VIEW_STATE_ERRORS: INVALID_PARAMS (never as
+     * given: over maxBytes, not an object) or INTERNAL_ERROR (not now: the
+     * store could not keep it) from the checks and the save queue; from a Host
+     * (mcp-sealed-state/app's "host" store), the code it answered, such as
+     * METHOD_NOT_FOUND from an older Host.
+     * @readonly
+     * @type {number}
+     */
     this.code = code;
   }
 }
