@@ -116,15 +116,56 @@ export function checkImports(pkg) {
 // (TS1479): the "require" types condition points at .d.cts copies whose
 // relative imports name the .cjs twins. Every relative specifier must be rewritten.
 export function ctsDeclarations(text, what) {
-  const out = text.replace(/(from\s+"\.{1,2}\/[^"]+)\.js"/g, '$1.cjs"');
-  if (/from\s+"\.{1,2}\/[^"]*\.js"/.test(out) || /import\(\s*"\.{1,2}\//.test(out)) throw new Error(`${what}: a relative import is left unrewritten`);
+  const out = text.replace(/(from\s+"\.{1,2}\/[^"]+)\.js"/g, '$1.cjs"').replace(/(import\(\s*"\.{1,2}\/[^"]+)\.js"/g, '$1.cjs"');
+  if (/(?:from\s+|import\(\s*)"\.{1,2}\/[^"]*(?<!\.cjs)"/.test(out)) throw new Error(`${what}: a relative import is left unrewritten`);
   return out;
 }
 
+// The .d.cts twins of every declaration the CommonJS entries' types reach:
+// edge/index.d.cts and widget/index.d.cts, and what they import.
 function writeCommonJsTypes(pkg) {
-  for (const dts of ["common.d.ts", "edge/index.d.ts", "widget/index.d.ts"]) {
-    const file = join(pkg, dts);
-    writeFileSync(file.replace(/\.d\.ts$/, ".d.cts"), ctsDeclarations(readFileSync(file, "utf8"), dts));
+  const seen = new Set();
+  const visit = (dts) => {
+    if (seen.has(dts)) return;
+    seen.add(dts);
+    const text = readFileSync(join(pkg, dts), "utf8");
+    writeFileSync(join(pkg, dts.replace(/\.d\.ts$/, ".d.cts")), ctsDeclarations(text, dts));
+    for (const [, spec] of text.matchAll(/(?:from\s+|import\(\s*)"(\.{1,2}\/[^"]+)\.js"/g)) visit(join(dirname(dts), `${spec}.d.ts`));
+  };
+  for (const dts of ["edge/index.d.ts", "widget/index.d.ts"]) visit(dts);
+}
+
+// The package's .d.ts, emitted from pkg-template's JSDoc by tsc (js/tsconfig.pkg.json)
+// beside each module. An entry folder whose JS is one file per runtime gets
+// one index.d.ts: the declarations of the module every runtime's file exports.
+const TSC = join(root, "js/node_modules/typescript/bin/tsc");
+const ENTRY_TYPES = { "edge/index.d.ts": "edge/api.d.ts", "widget/index.d.ts": "widget/browser.d.ts" };
+// A JS module re-exports another's @typedef as `@typedef {import("./m.js").T} T`,
+// which tsc emits as a new alias; imported and exported as it is, it is the
+// same declaration, which API documentation then finds where it is defined.
+export function typeReexports(text) {
+  return text.replace(/^export type (\w+)(?:<[^\n]*?>)? = import\("([^"]+)"\)\.\1(?:<[^;\n]*>)?;$/gm, 'import type { $1 } from "$2";\nexport type { $1 };');
+}
+
+export function emitDeclarations(pkg) {
+  run(process.execPath, [
+    TSC,
+    "-p",
+    join(root, "js/tsconfig.pkg.json"),
+    "--noEmit",
+    "false",
+    "--declaration",
+    "--emitDeclarationOnly",
+    "--rootDir",
+    join(root, "pkg-template"),
+    "--declarationDir",
+    pkg,
+  ]);
+  for (const file of readdirSync(pkg, { recursive: true })) {
+    if (file.endsWith(".d.ts") && !file.startsWith("wasm")) writeFileSync(join(pkg, file), typeReexports(readFileSync(join(pkg, file), "utf8")));
+  }
+  for (const [index, from] of Object.entries(ENTRY_TYPES)) {
+    if (existsSync(join(pkg, from))) cpSync(join(pkg, from), join(pkg, index));
   }
 }
 
@@ -160,6 +201,7 @@ function assemble(version) {
     }
   }
   writeInlineWasm(pkg);
+  emitDeclarations(pkg);
   writeCommonJsTypes(pkg);
   writeCommonJsEntries(pkg);
   const manifest = JSON.parse(readFileSync(join(template, "package.json"), "utf8"));

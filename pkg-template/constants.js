@@ -1,3 +1,4 @@
+// @ts-check
 // Rendered from the Rust core by tests/constants.rs: do not edit. After a change
 // there, `UPDATE_CONSTANTS=1 cargo test --test constants` rewrites this file.
 
@@ -7,11 +8,11 @@ export const STATE_META_KEY = "ng-mcp-ui/state";
 /** The one message of every token failure. It never says which check failed. */
 export const SEALED_STATE_INVALID_MESSAGE = "mcp-sealed-state: sealed state is invalid or expired";
 
-/** Reason names by the code the wasm core reports. */
-export const REASONS = Object.freeze([undefined, "malformed", "mac", "expired", "bind", "purpose", "request"]);
+/** Reason names by the code the wasm core reports (a tuple to the type checker: SealedStateReason is its names). */
+export const REASONS = Object.freeze(/** @type {const} */ ([undefined, "malformed", "mac", "expired", "bind", "purpose", "request"]));
 
 /** The reasons of the SDK's codec, and so of createRequestStateCodec's verify: the core's first four. */
-export const SDK_REASONS = Object.freeze(["malformed", "mac", "expired", "bind"]);
+export const SDK_REASONS = Object.freeze(/** @type {const} */ (["malformed", "mac", "expired", "bind"]));
 
 /** Default token lifetime, seconds. */
 export const DEFAULT_TTL_SECONDS = 600;
@@ -62,7 +63,7 @@ export const DEFAULT_READY_TIMEOUT_MS = 1000;
 export const DEFAULT_VIEW_STATE_MAX_BYTES = 65536;
 
 /** The View's view-state stores, in the order connectWithViewState tries them (a JS-only rule). */
-export const VIEW_STATE_STORES = Object.freeze(["host", "openai", "local", "memory"]);
+export const VIEW_STATE_STORES = Object.freeze(/** @type {const} */ (["host", "openai", "local", "memory"]));
 
 /** How long a framework entry waits after a change before one save, ms, by default (a JS-only rule). */
 export const DEFAULT_DEBOUNCE_MS = 300;

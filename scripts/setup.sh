@@ -67,6 +67,14 @@ if [ ! -f js/node_modules/.package-lock.json ] || [ js/package-lock.json -nt js/
   npm --prefix js ci --no-audit --no-fund --loglevel=error
 fi
 
+# The View frameworks (js/views, a lockfile of its own): their tests, and the
+# peer types (vue, svelte, solid-js, preact, @angular/core) that the build's
+# type check of pkg-template reads (js/tsconfig.pkg.json).
+if [ ! -f js/views/node_modules/.package-lock.json ] || [ js/views/package-lock.json -nt js/views/node_modules/.package-lock.json ]; then
+  say "npm ci (js/views/)"
+  npm --prefix js/views ci --no-audit --no-fund --loglevel=error
+fi
+
 export CHROMEDRIVER=/usr/bin/chromedriver
 
 # The publish checks' tools (publint, @arethetypeswrong/cli, TypeDoc) and the

@@ -17,7 +17,8 @@ fn js(s: &str) -> String {
 
 fn render() -> String {
     let mut out = String::from(
-        "// Rendered from the Rust core by tests/constants.rs: do not edit. After a change\n\
+        "// @ts-check\n\
+         // Rendered from the Rust core by tests/constants.rs: do not edit. After a change\n\
          // there, `UPDATE_CONSTANTS=1 cargo test --test constants` rewrites this file.\n\n",
     );
     let mut line = |doc: &str, name: &str, value: String| {
@@ -44,15 +45,15 @@ fn render() -> String {
         reasons.push(js(r.as_str()));
     }
     line(
-        "Reason names by the code the wasm core reports.",
+        "Reason names by the code the wasm core reports (a tuple to the type checker: SealedStateReason is its names).",
         "REASONS",
-        format!("Object.freeze([{}])", reasons.join(", ")),
+        format!("Object.freeze(/** @type {{const}} */ ([{}]))", reasons.join(", ")),
     );
     line(
         "The reasons of the SDK's codec, and so of createRequestStateCodec's verify: the core's first four.",
         "SDK_REASONS",
         format!(
-            "Object.freeze([{}])",
+            "Object.freeze(/** @type {{const}} */ ([{}]))",
             SDK_REASONS.map(|r| js(r.as_str())).join(", ")
         ),
     );
@@ -140,7 +141,7 @@ fn render() -> String {
         "The View's view-state stores, in the order connectWithViewState tries them (a JS-only rule).",
         "VIEW_STATE_STORES",
         format!(
-            "Object.freeze([{}])",
+            "Object.freeze(/** @type {{const}} */ ([{}]))",
             VIEW_STATE_STORES.map(js).join(", ")
         ),
     );

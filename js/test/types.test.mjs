@@ -42,6 +42,19 @@ void c2.mint({ step: 1 }, { user: 1 }).then((s) => c2.verify(s, { user: 1 })).th
 const c3: RequestStateCodec<number> = createRequestStateCodec<number>({ key: new Uint8Array(32).fill(7), ttlSeconds: 60, maxTokenBytes: 4096 });
 void c3.verify("v1.x.y", {}).catch((e: RequestStateCodecError) => { const m: "malformed" | "mac" | "expired" | "bind" = e.message; const r: typeof m = e.reason; });
 const same: typeof edge.StateCodec = StateCodec;
+// The drop-in's ctx: the type bind reads (the SDK's ServerContext when bind is annotated with it), which mint and verify then take.
+const c4 = createRequestStateCodec<{ n: number }, { user: string }>({ key: "k".repeat(32), bind: (ctx) => ctx.user });
+void c4.verify("v1.x.y", { user: "u" });
+// @ts-expect-error: verify takes the context bind reads
+void c4.verify("v1.x.y", { user: 1 });
+const c5 = createRequestStateCodec({ key: "k".repeat(32), bind: (ctx: { auth: { clientId: string } }) => ctx.auth.clientId });
+// @ts-expect-error: the context type is inferred from bind's annotation
+void c5.mint(1, {});
+// As ServerOptions.requestState.verify, whose ctx is an interface (ServerContext), with and without bind.
+interface ServerContextLike { mcpReq: { method: string }; http?: { authInfo?: { clientId: string } } }
+const seam: (state: string, ctx: ServerContextLike) => unknown = c3.verify;
+const seamBound: (state: string, ctx: ServerContextLike) => unknown = createRequestStateCodec({ key: "k".repeat(32), bind: (ctx) => \`\${ctx.mcpReq.method}\\0\${ctx.http?.authInfo?.clientId ?? ""}\` }).verify;
+const reasonType: edge.SealedStateReason = "request";
 const code: -32602 = VIEW_STATE_ERRORS.INVALID_PARAMS;
 const which: "wasm" | "js" = backend();
 void init().then((b: "wasm" | "js") => b);

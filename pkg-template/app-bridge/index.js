@@ -1,3 +1,4 @@
+// @ts-check
 // mcp-sealed-state/app-bridge: the Host side of the draft MCP Apps request
 // `ui/set-view-state` on @modelcontextprotocol/ext-apps' AppBridge (an optional
 // peer dependency), which does not know it yet. The save rules (one store at a
@@ -41,6 +42,23 @@ import { DEFAULT_STORE_TIMEOUT_MS, DEFAULT_VIEW_STATE_MAX_BYTES, SET_VIEW_STATE_
 // DEFAULT_VIEW_STATE_MAX_BYTES: the PR's suggested floor for maxBytes, the default here.
 export { DEFAULT_STORE_TIMEOUT_MS, DEFAULT_VIEW_STATE_MAX_BYTES, SET_VIEW_STATE_METHOD } from "../constants.js";
 
+/**
+ * Where a Host keeps one View instance's state. Either method may return a value or a promise.
+ * @typedef {object} ViewStateStore
+ * @property {() => unknown} load The saved state (an object) or null; anything else, a throw or a timeout: not offered this render.
+ * @property {(state: Record<string, unknown> | null) => unknown} save Store `state` (null clears). A throw, a rejection or a timeout answers the View -32603.
+ */
+
+/**
+ * The view-state part of ViewStateAppBridge's construction.
+ * @typedef {object} ViewStateBridgeOptions
+ * @property {ViewStateStore} storage
+ * @property {number | undefined} [maxBytes] Default DEFAULT_VIEW_STATE_MAX_BYTES.
+ * @property {number | undefined} [storeTimeoutMs] Default DEFAULT_STORE_TIMEOUT_MS.
+ */
+
+/** @typedef {ConstructorParameters<typeof AppBridge>} BridgeArgs */
+
 // The params schema of ui/set-view-state, as a Standard Schema (the SDK takes any):
 // only the presence of `state` is checked here, so that the queue's own -32602
 // refusal, with its clear message, covers everything else.
@@ -48,22 +66,36 @@ const SetViewStateParams = {
   "~standard": {
     version: 1,
     vendor: "mcp-sealed-state",
-    validate: (params) =>
+    validate: (/** @type {unknown} */ params) =>
       params !== null && typeof params === "object" && Object.hasOwn(params, "state")
         ? { value: params }
         : { issues: [{ message: "params.state is required: an object, or null to clear", path: ["state"] }] },
   },
 };
 
+/**
+ * @template R
+ * @param {R} record
+ * @returns {R}
+ */
 function withoutViewState(record) {
   if (record === null || typeof record !== "object" || !Object.hasOwn(record, "viewState")) return record;
-  const { viewState: _, ...rest } = record;
-  return rest;
+  const { viewState: _, ...rest } = /** @type {Record<string, unknown>} */ (record);
+  return /** @type {R} */ (rest);
 }
 
-/** Run `call()` (sync or async; a throw becomes a rejection) with a deadline. */
+/**
+ * Run `call()` (sync or async; a throw becomes a rejection) with a deadline.
+ * @template R
+ * @param {() => R} call
+ * @param {number} ms
+ * @param {string} what
+ * @returns {Promise<Awaited<R>>}
+ */
 function withTimeout(call, ms, what) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
+  /** @type {Promise<never>} */
   const deadline = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the view-state store's ${what}() took longer than ${ms} ms`)), ms);
   });
@@ -74,6 +106,9 @@ function withTimeout(call, ms, what) {
  * A store keyed by whatever identifies one View instance (e.g. the tool call
  * id) in `localStorage`. A stored value that does not parse makes `load()`
  * throw, so the bridge withholds the capability for that render.
+ * @param {string} key
+ * @param {Storage} [storage]
+ * @returns {ViewStateStore}
  */
 export function localStorageViewState(key, storage = globalThis.localStorage) {
   return {
@@ -81,16 +116,24 @@ export function localStorageViewState(key, storage = globalThis.localStorage) {
       const text = storage.getItem(key);
       return text === null ? null : JSON.parse(text);
     },
-    async save(state) {
+    async save(/** @type {Record<string, unknown> | null} */ state) {
       if (state === null) storage.removeItem(key);
       else storage.setItem(key, JSON.stringify(state)); // QuotaExceededError -> -32603
     },
   };
 }
 
+/**
+ * ext-apps' AppBridge with the Host side of ui/set-view-state: the store is
+ * read for each render and offered as hostCapabilities.viewState, and saves
+ * go to it one at a time (ViewStateSaveQueue).
+ */
 export class ViewStateAppBridge extends AppBridge {
+  /** @type {ViewStateStore} */
   #storage;
+  /** @type {number} */
   #maxBytes;
+  /** @type {number} */
   #timeoutMs;
   /** @type {ViewStateSaveQueue | null} null until the store was read once. */
   #queue = null;
@@ -98,19 +141,31 @@ export class ViewStateAppBridge extends AppBridge {
   #offered = false;
   #renders = 0;
 
-  /** Called with the state after each successful save (for a Host's UI or logs). */
+  /**
+   * Called with the state after each successful save (for a Host's UI or logs).
+   * @type {((state: Record<string, unknown> | null) => void) | undefined}
+   */
   onviewstatesaved = undefined;
-  /** Called with the error when the store could not be read for a render. */
+  /**
+   * Called with the error when the store could not be read for a render.
+   * @type {((error: unknown) => void) | undefined}
+   */
   onviewstateunavailable = undefined;
 
   /**
-   * @param {unknown} client an MCP Client, or null (the Host answers tools/call itself)
-   * @param {object} hostInfo
-   * @param {object} hostCapabilities without viewState: it is added per render
-   * @param {object} [options] AppBridge options ({ hostContext })
-   * @param {{ storage: { load(): unknown, save(state: object|null): unknown }, maxBytes?: number, storeTimeoutMs?: number }} viewState
+   * @param {BridgeArgs[0]} client an MCP Client, or null (the Host answers tools/call itself)
+   * @param {BridgeArgs[1]} hostInfo
+   * @param {BridgeArgs[2]} hostCapabilities without viewState: it is added per render
+   * @param {BridgeArgs[3]} options AppBridge options ({ hostContext })
+   * @param {ViewStateBridgeOptions} viewState
    */
-  constructor(client, hostInfo, hostCapabilities, options, { storage, maxBytes = DEFAULT_VIEW_STATE_MAX_BYTES, storeTimeoutMs = DEFAULT_STORE_TIMEOUT_MS } = {}) {
+  constructor(
+    client,
+    hostInfo,
+    hostCapabilities,
+    options,
+    { storage, maxBytes = DEFAULT_VIEW_STATE_MAX_BYTES, storeTimeoutMs = DEFAULT_STORE_TIMEOUT_MS } = /** @type {ViewStateBridgeOptions} */ ({}),
+  ) {
     super(client, hostInfo, withoutViewState(hostCapabilities ?? {}), options);
     if (typeof storage?.load !== "function" || typeof storage?.save !== "function") {
       throw new TypeError("ViewStateAppBridge: storage must have load() and save(state)");
@@ -123,48 +178,75 @@ export class ViewStateAppBridge extends AppBridge {
     this.#storage = storage;
     this.#maxBytes = maxBytes;
     this.#timeoutMs = storeTimeoutMs;
-    this._hostContext = withoutViewState(this._hostContext);
+    // AppBridge's internals, which this class extends, are not in its types.
+    /** @type {any} */ (this)._hostContext = withoutViewState(/** @type {any} */ (this)._hostContext);
     // AppBridge registered ui/initialize with a result schema; re-register it
     // without one (which would strip keys it does not know) and wrap the SDK's handler.
     try {
-      this.replaceRequestHandler("ui/initialize", { params: McpUiInitializeRequestSchema.shape.params }, (params, ctx) => this.#initialize(params, ctx));
-      this.setRequestHandler(SET_VIEW_STATE_METHOD, { params: SetViewStateParams }, (params) => this.#save(params.state));
+      /** @type {any} */ (this).replaceRequestHandler("ui/initialize", { params: McpUiInitializeRequestSchema.shape.params }, (/** @type {any} */ params, /** @type {any} */ ctx) =>
+        this.#initialize(params, ctx),
+      );
+      /** @type {any} */ (this).setRequestHandler(SET_VIEW_STATE_METHOD, { params: SetViewStateParams }, (/** @type {{ state: unknown }} */ params) => this.#save(params.state));
     } catch (error) {
       // ext-apps 1.x registers handlers by schema, not by method name: the View side works there, this class does not.
       throw new TypeError("ViewStateAppBridge needs @modelcontextprotocol/ext-apps 2.x (its AppBridge registers request handlers by method name)", { cause: error });
     }
   }
 
-  /** The Host's maxBytes. */
+  /**
+   * The Host's maxBytes.
+   * @returns {number}
+   */
   get viewStateMaxBytes() {
     return this.#maxBytes;
   }
 
-  /** What the store holds: the last state saved (late store calls included) or read from it; null before the store was read. */
+  /**
+   * What the store holds: the last state saved (a save answered -32603 for its timeout counts once its store call completes), or what was read from it; null before the store was read.
+   * @returns {Record<string, unknown> | null}
+   */
   get viewState() {
     return this.#queue?.lastSaved ?? null;
   }
 
-  /** Whether the current render was offered `hostCapabilities.viewState`. */
+  /**
+   * Whether the current render was offered `hostCapabilities.viewState`.
+   * @returns {boolean}
+   */
   get viewStateOffered() {
     return this.#offered;
   }
 
-  /** Resolves once no save is in progress (saves that arrive meanwhile are waited for too). */
+  /**
+   * Resolves once no save is in progress (saves that arrive meanwhile are waited for too).
+   * @returns {Promise<void>}
+   */
   async whenViewStateSettled() {
     await this.#queue?.idle();
   }
 
-  /** Never sends viewState in host-context-changed: saves are not echoed. */
+  /**
+   * As AppBridge's, but never sends viewState in host-context-changed: saves are not echoed.
+   * @param {Parameters<AppBridge["setHostContext"]>[0]} hostContext
+   */
   setHostContext(hostContext) {
     return super.setHostContext(withoutViewState(hostContext));
   }
 
+  /**
+   * As AppBridge's, without viewState.
+   * @param {Parameters<AppBridge["sendHostContextChange"]>[0]} params
+   */
   sendHostContextChange(params) {
     return super.sendHostContextChange(withoutViewState(params));
   }
 
   // A Host callback that throws must not turn a stored state into a failed save.
+  /**
+   * @template V
+   * @param {((value: V) => void) | undefined} callback
+   * @param {V} value
+   */
   #notify(callback, value) {
     try {
       callback?.call(this, value);
@@ -173,10 +255,14 @@ export class ViewStateAppBridge extends AppBridge {
     }
   }
 
+  /**
+   * @param {unknown} params
+   * @param {any} ctx
+   */
   async #initialize(params, ctx) {
     this.#offered = false;
     if (++this.#renders > 1) this.#abortPreviousDocument(ctx?.mcpReq?.id);
-    const base = await this._onAppsInitialize(params);
+    const base = await /** @type {any} */ (this)._onAppsInitialize(params);
     const result = { ...base, hostCapabilities: withoutViewState(base.hostCapabilities), hostContext: withoutViewState(base.hostContext) };
     try {
       // Bounded: a save() that never settles holds the queue for good, and
@@ -198,6 +284,7 @@ export class ViewStateAppBridge extends AppBridge {
   }
 
   // The queue, once the store has been read; null when it cannot be read now.
+  /** @returns {Promise<ViewStateSaveQueue | null>} */
   async #readStore() {
     if (this.#queue) return this.#queue;
     try {
@@ -206,11 +293,11 @@ export class ViewStateAppBridge extends AppBridge {
       // The queue calls the store once per stored state (coalesced saves share
       // one call), so that is where the Host hears of it.
       // The queue applies the same deadline to each save (storeTimeoutMs).
-      const store = async (state) => {
+      const store = async (/** @type {Record<string, unknown> | null} */ state) => {
         await this.#storage.save(state);
         this.#notify(this.onviewstatesaved, state);
       };
-      this.#queue = new ViewStateSaveQueue(store, { maxBytes: this.#maxBytes, initial: saved ?? null, storeTimeoutMs: this.#timeoutMs });
+      this.#queue = new ViewStateSaveQueue(store, { maxBytes: this.#maxBytes, initial: /** @type {Record<string, unknown> | null} */ (saved ?? null), storeTimeoutMs: this.#timeoutMs });
       return this.#queue;
     } catch (error) {
       this.#notify(this.onviewstateunavailable, error);
@@ -218,14 +305,16 @@ export class ViewStateAppBridge extends AppBridge {
     }
   }
 
+  /** @param {unknown} currentId */
   #abortPreviousDocument(currentId) {
     // Protocol keeps an AbortController per request being handled, and sends no
     // response for an aborted one. The saves themselves still complete.
-    for (const [id, controller] of this._requestHandlerAbortControllers ?? []) {
+    for (const [id, controller] of /** @type {Iterable<[unknown, AbortController]>} */ (/** @type {any} */ (this)._requestHandlerAbortControllers ?? [])) {
       if (id !== currentId) controller.abort(new Error("the View document was replaced"));
     }
   }
 
+  /** @param {unknown} state */
   async #save(state) {
     if (!this.#offered || this.#queue === null) {
       throw new ViewStateError(VIEW_STATE_ERRORS.INTERNAL_ERROR, "view state is not available for this render (the Host did not advertise it)");

@@ -1,3 +1,4 @@
+// @ts-check
 // The View-side stores of view state other than the Host's; connectWithViewState
 // tries them in the order of VIEW_STATE_STORES (docs/views.md, "View state").
 // Every store applies the same size rule, and a store that throws never breaks
@@ -7,6 +8,17 @@ import { DEFAULT_VIEW_STATE_MAX_BYTES, VIEW_STATE_STORES } from "../constants.js
 import { field, isRecord, openaiOf, safeResultOf, toolResponseMetadataOf } from "./openai.js";
 
 export { VIEW_STATE_STORES };
+
+/** A View-side store of view state: a name of VIEW_STATE_STORES. @typedef {(typeof VIEW_STATE_STORES)[number]} ViewStateStoreName */
+
+/** A JSON object, or null: what a View may save. @typedef {Record<string, unknown> | null} ViewStateValue */
+
+/**
+ * One store of this render: what it restored, its size limit, and its save
+ * (resolves true once the state outlives the View; never rejects).
+ * (`text` is the copy's JSON, which "local" writes; `requestOptions` go to the Host's request.)
+ * @typedef {{ name: ViewStateStoreName, restored: Record<string, unknown> | null, maxBytes: number, save(copy: ViewStateValue, text?: string, requestOptions?: import("./tool-calls.js").AppRequestOptions): Promise<boolean> }} Store
+ */
 
 /** What the localStorage key of a view starts with; the rest is its viewUUID. */
 export const LOCAL_KEY_PREFIX = "mcp-sealed-state/view/";
@@ -19,12 +31,16 @@ const PROBE_KEY = "mcp-sealed-state/probe";
 const MAX_VIEW_UUID_CHARS = 128;
 
 /** `options.stores` checked: the names to try, in order (default: all of them). */
+/**
+ * @param {unknown} stores
+ * @returns {readonly ViewStateStoreName[]}
+ */
 export function storeOrder(stores) {
   if (stores === undefined) return VIEW_STATE_STORES;
   if (!Array.isArray(stores) || stores.length === 0) throw new TypeError(`options.stores must be a non-empty array of ${VIEW_STATE_STORES.map((s) => JSON.stringify(s)).join(", ")}`);
   const seen = new Set();
   for (const name of stores) {
-    if (!VIEW_STATE_STORES.includes(name))
+    if (!(/** @type {readonly unknown[]} */ (VIEW_STATE_STORES).includes(name)))
       throw new TypeError(`options.stores: unknown store ${typeof name === "string" ? JSON.stringify(name) : typeof name}; the stores are ${VIEW_STATE_STORES.join(", ")}`);
     if (seen.has(name)) throw new TypeError(`options.stores: ${JSON.stringify(name)} is listed twice`);
     seen.add(name);
@@ -39,6 +55,11 @@ export function storeOrder(stores) {
  * `structuredContent.viewUUID` (a server's mirror). Else null: anything else
  * is ignored, never used as a key.
  */
+/**
+ * @param {unknown} toolResult
+ * @param {unknown} [scope]
+ * @returns {string | null}
+ */
 export function viewUUIDOf(toolResult, scope = globalThis) {
   const r = safeResultOf(toolResult);
   for (const record of [field(r, "_meta"), toolResponseMetadataOf(scope), field(r, "structuredContent")]) {
@@ -49,13 +70,21 @@ export function viewUUIDOf(toolResult, scope = globalThis) {
 }
 
 /** The viewUUID that window.openai.toolResponseMetadata holds now (the render's result), else null. */
+/**
+ * @param {unknown} [scope]
+ * @returns {string | null}
+ */
 export function viewUUIDOfOpenai(scope = globalThis) {
   return usableViewUUID(field(toolResponseMetadataOf(scope), "viewUUID"));
 }
 
-const usableViewUUID = (uuid) => (typeof uuid === "string" && uuid.length >= 1 && uuid.length <= MAX_VIEW_UUID_CHARS ? uuid : null);
+const usableViewUUID = (/** @type {unknown} */ uuid) => (typeof uuid === "string" && uuid.length >= 1 && uuid.length <= MAX_VIEW_UUID_CHARS ? uuid : null);
 
 // A deep copy of a JSON object, or null for anything else (including what JSON cannot copy).
+/**
+ * @param {unknown} value
+ * @returns {Record<string, unknown> | null}
+ */
 function objectOrNull(value) {
   if (!isRecord(value)) return null;
   try {
@@ -73,6 +102,11 @@ function objectOrNull(value) {
  * else, and the caller's later changes do not count. `text` is what the
  * "local" store writes, `copy` (parsed from it) what the other stores take.
  */
+/**
+ * @param {unknown} state
+ * @param {number} maxBytes
+ * @returns {{ text: string, copy: ViewStateValue }}
+ */
 export function snapshot(state, maxBytes) {
   const text = checkViewState(state, maxBytes);
   return { text, copy: JSON.parse(text) };
@@ -82,6 +116,7 @@ export function snapshot(state, maxBytes) {
 const STRUCTURED_MEMBERS = Object.freeze(["modelContent", "privateContent", "imageIds"]);
 
 /** The store that keeps nothing: saves resolve false. */
+/** @returns {Store} */
 export function memoryStore() {
   return { name: "memory", restored: null, maxBytes: DEFAULT_VIEW_STATE_MAX_BYTES, save: async () => false };
 }
@@ -104,9 +139,14 @@ export function memoryStore() {
  *   widgetState that cannot be read or is not an object (nor null).
  * Null when there is no such API (or reading it throws).
  */
+/**
+ * @param {unknown} [scope]
+ * @returns {Store | null}
+ */
 export function openaiStore(scope = globalThis) {
   const openai = openaiOf(scope);
   if (openai === null || typeof field(openai, "setWidgetState") !== "function") return null;
+  /** @returns {Record<string, any> | undefined} */
   const current = () => {
     let widgetState;
     try {
@@ -121,10 +161,12 @@ export function openaiStore(scope = globalThis) {
     name: "openai",
     restored: objectOrNull(field(current(), "privateContent")),
     maxBytes: DEFAULT_VIEW_STATE_MAX_BYTES,
+    /** @param {ViewStateValue} copy */
     async save(copy) {
       try {
         const base = current();
         if (base === undefined || Object.keys(base).some((name) => !STRUCTURED_MEMBERS.includes(name))) return false;
+        /** @type {Record<string, unknown>} */
         const next = { privateContent: copy };
         if (base.modelContent !== undefined) next.modelContent = base.modelContent;
         if (base.imageIds !== undefined) next.imageIds = base.imageIds;
@@ -144,6 +186,10 @@ export function openaiStore(scope = globalThis) {
  * throws too (Chromium: "Access is denied for this document"), disabled or
  * full storage throws on write.
  */
+/**
+ * @param {any} [scope]
+ * @returns {Storage | null}
+ */
 export function usableLocalStorage(scope = globalThis) {
   try {
     const storage = scope.localStorage;
@@ -158,14 +204,17 @@ export function usableLocalStorage(scope = globalThis) {
 
 // The index of the views that keep state on this origin: a JSON array of
 // [viewUUID, lastUseMs], least recently used first.
+/** @typedef {[string, number]} IndexEntry */
+/** @type {(storage: Storage) => IndexEntry[]} */
 const readIndex = (storage) => {
   try {
-    const list = JSON.parse(storage.getItem(INDEX_KEY));
-    return Array.isArray(list) ? list.filter((e) => Array.isArray(e) && usableViewUUID(e[0]) !== null && Number.isFinite(e[1])) : [];
+    const list = JSON.parse(/** @type {string} */ (storage.getItem(INDEX_KEY)));
+    return Array.isArray(list) ? list.filter((/** @type {unknown} */ e) => Array.isArray(e) && usableViewUUID(e[0]) !== null && Number.isFinite(e[1])) : [];
   } catch {
     return [];
   }
 };
+/** @type {(storage: Storage, list: IndexEntry[]) => boolean} */
 const writeIndex = (storage, list) => {
   try {
     if (list.length === 0) storage.removeItem(INDEX_KEY);
@@ -176,6 +225,7 @@ const writeIndex = (storage, list) => {
   }
 };
 
+/** @type {(e: any) => boolean} */
 const isQuotaError = (e) => {
   try {
     return e?.name === "QuotaExceededError" || e?.name === "NS_ERROR_DOM_QUOTA_REACHED" || e?.code === 22 || e?.code === 1014;
@@ -186,7 +236,12 @@ const isQuotaError = (e) => {
 
 // Our keys that the index does not list (an older version's, or an index
 // entry lost to another document's write): reclaimed before any listed one.
+/**
+ * @param {Storage} storage
+ * @param {Set<string>} listed
+ */
 function unlistedViews(storage, listed) {
+  /** @type {string[]} */
   const found = [];
   try {
     if (typeof storage.key !== "function") return found;
@@ -207,6 +262,10 @@ function unlistedViews(storage, listed) {
  * Remove the least recently used view's state other than `keep`'s; false
  * when there is none left to remove.
  */
+/**
+ * @param {Storage} storage
+ * @param {string} keep
+ */
 function reclaimOne(storage, keep) {
   const list = readIndex(storage);
   const listed = new Set(list.map(([uuid]) => uuid));
@@ -225,6 +284,12 @@ function reclaimOne(storage, keep) {
 }
 
 /** `storage.setItem(key, text)`; on a quota error, reclaim the least recently used views' states (never `keep`'s) and try again. */
+/**
+ * @param {Storage} storage
+ * @param {string} key
+ * @param {string} text
+ * @param {string} keep
+ */
 function setItemReclaiming(storage, key, text, keep) {
   for (;;) {
     try {
@@ -237,11 +302,17 @@ function setItemReclaiming(storage, key, text, keep) {
 }
 
 // Mark `uuid` as used now (or, with `present` false, forget it), keeping at most MAX_LOCAL_VIEWS listed.
+/**
+ * @param {Storage} storage
+ * @param {string} uuid
+ * @param {boolean} present
+ * @param {number} nowMs
+ */
 function touch(storage, uuid, present, nowMs) {
   const list = readIndex(storage).filter(([u]) => u !== uuid);
   if (present) list.push([uuid, nowMs]);
   while (list.length > MAX_LOCAL_VIEWS) {
-    const [old] = list.shift();
+    const [old] = /** @type {IndexEntry} */ (list.shift());
     try {
       storage.removeItem(LOCAL_KEY_PREFIX + old);
     } catch {
@@ -266,14 +337,22 @@ function touch(storage, uuid, present, nowMs) {
  * and keys that are not ours are never touched. At most MAX_LOCAL_VIEWS views
  * are listed: past that, the least recently used one's state is removed.
  */
+/**
+ * @param {Storage} storage
+ * @param {string} viewUUID
+ * @param {{ now?: (() => number) | undefined }} [options]
+ * @returns {Store | null}
+ */
 export function localStore(storage, viewUUID, { now = Date.now } = {}) {
   const key = LOCAL_KEY_PREFIX + viewUUID;
+  /** @type {string | null} */
   let text;
   try {
     text = storage.getItem(key);
   } catch {
     return null;
   }
+  /** @type {Record<string, unknown> | null} */
   let restored = null;
   if (typeof text === "string") {
     try {
@@ -287,6 +366,10 @@ export function localStore(storage, viewUUID, { now = Date.now } = {}) {
     name: "local",
     restored,
     maxBytes: DEFAULT_VIEW_STATE_MAX_BYTES,
+    /**
+     * @param {ViewStateValue} copy
+     * @param {string} [stateText]
+     */
     async save(copy, stateText = JSON.stringify(copy)) {
       try {
         if (copy === null) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The View's own tool calls, in both host models: through the MCP Apps bridge
 // (ext-apps' `app.callServerTool`) or, where the Host speaks only the Apps
 // SDK, through `window.openai.callTool`. Every result of either reaches the
@@ -5,10 +6,27 @@
 // still keeps its token.
 import { callToolResultOf, openaiCallTool } from "./openai.js";
 
+/** @import { App } from "@modelcontextprotocol/ext-apps" */
+
+/**
+ * A tool result as the View receives it.
+ * @typedef {object} CallToolResult
+ * @property {unknown[]} content
+ * @property {unknown} [structuredContent]
+ * @property {Record<string, unknown> | undefined} [_meta]
+ * @property {boolean | undefined} [isError]
+ */
+
+/** What ext-apps' `app.request` takes as its options (a timeout, a signal). @typedef {Parameters<App["request"]>[2]} AppRequestOptions */
+
+/** @typedef {(result: unknown, via: "bridge" | "openai") => void} OwnToolResultListener */
+
 // App -> the listeners of its own calls' results.
+/** @type {WeakMap<App, Set<OwnToolResultListener>>} */
 const listenersOf = new WeakMap();
 
 /** Whether `app`'s MCP Apps bridge is up: the Host answered ui/initialize. */
+/** @param {App} app */
 export function bridgeConnected(app) {
   try {
     return app.getHostCapabilities?.() !== undefined;
@@ -17,6 +35,11 @@ export function bridgeConnected(app) {
   }
 }
 
+/**
+ * @param {App} app
+ * @param {unknown} result
+ * @param {"bridge" | "openai"} via
+ */
 function dispatch(app, result, via) {
   for (const listener of listenersOf.get(app) ?? []) {
     try {
@@ -36,6 +59,11 @@ function dispatch(app, result, via) {
  * first listener of an app wraps its `callServerTool`, so calls made with it
  * directly are seen too.
  */
+/**
+ * @param {App} app
+ * @param {OwnToolResultListener} listener
+ * @returns {() => boolean}
+ */
 export function onOwnToolResult(app, listener) {
   let listeners = listenersOf.get(app);
   if (listeners === undefined) {
@@ -43,7 +71,7 @@ export function onOwnToolResult(app, listener) {
     listenersOf.set(app, listeners);
     const callServerTool = app.callServerTool;
     if (typeof callServerTool === "function") {
-      app.callServerTool = async function (...args) {
+      app.callServerTool = async function (/** @type {Parameters<App["callServerTool"]>} */ ...args) {
         const result = await callServerTool.apply(this, args);
         dispatch(app, result, "bridge");
         return result;
@@ -51,7 +79,7 @@ export function onOwnToolResult(app, listener) {
     }
   }
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  return () => /** @type {Set<OwnToolResultListener>} */ (listeners).delete(listener);
 }
 
 /**
@@ -61,7 +89,13 @@ export function onOwnToolResult(app, listener) {
  * (Apps SDK hosts: ChatGPT's `openai/outputTemplate` widgets, the MCPJam
  * Inspector), else through the bridge, which rejects as ext-apps does when
  * nothing is connected. Resolves with a CallToolResult either way; the app's
- * token keepers adopt its token as the View's own call's.
+ * token keepers adopt its token as the View's own call's (so do they for
+ * every `app.callServerTool`).
+ * @param {App} app
+ * @param {{ name: string, arguments?: Record<string, unknown> | undefined }} params
+ * @param {AppRequestOptions} [options]
+ * @param {unknown} [scope] the window whose `openai` is read (default globalThis)
+ * @returns {Promise<CallToolResult>}
  */
 export async function callTool(app, params, options, scope = globalThis) {
   const viaOpenai = bridgeConnected(app) ? null : openaiCallTool(scope);

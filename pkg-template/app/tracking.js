@@ -1,3 +1,4 @@
+// @ts-check
 // The plumbing that ties a ViewState to an App's connect: the raw
 // ui/initialize result captured off the transport, and the latest ViewState
 // of each tracked App, for connectWithViewState and the React hooks (which
@@ -7,19 +8,44 @@ import { openaiOf } from "./openai.js";
 import { storeOrder } from "./stores.js";
 import { ViewState, watchFirstToolResult } from "./view-state.js";
 
+/** @import { App } from "@modelcontextprotocol/ext-apps" */
+/** @import { ViewStateStoreName } from "./stores.js" */
+/** @import { ViewStateInit } from "./view-state.js" */
+
+/**
+ * The options of trackViewState and connectWithViewState that shape the ViewState.
+ * @typedef {object} ViewStateOptions
+ * @property {readonly ViewStateStoreName[] | undefined} [stores] The stores to try, in order (default VIEW_STATE_STORES); "memory" is always the last resort. An unknown name, a name twice, or an empty list is a TypeError.
+ * @property {number | undefined} [bridgeTimeoutMs] Where `window.openai` exists, how long to wait for the MCP Apps bridge to answer ui/initialize before deciding the store without it (default DEFAULT_BRIDGE_TIMEOUT_MS): Apps SDK hosts answer nothing.
+ * @property {number | undefined} [readyTimeoutMs] How long `ready` waits for the tool result whose viewUUID decides "local" (default DEFAULT_READY_TIMEOUT_MS).
+ */
+
+/** @typedef {Parameters<App["connect"]>[0]} AppTransport */
+/** @typedef {{ stores: readonly ViewStateStoreName[] | undefined, bridgeTimeoutMs: number, readyTimeoutMs: number | undefined }} CheckedOptions */
+/** @typedef {{ current: Promise<ViewState>, settled: boolean, listeners: Set<(viewState: ViewState) => void>, options: CheckedOptions }} Tracked */
+
+/** ViewState's constructor, private to the package's users: tracking makes them. @typedef {new (app: App, rawInitializeResult: unknown, options: ViewStateInit) => ViewState} MakeViewState */
+
 /**
  * Watch a transport for the response to `ui/initialize`, untouched by the SDK's
  * schemas. Install it before `app.connect(transport)`. `promise` resolves with
  * the raw JSON-RPC response (`{ result }` or `{ error }`); `result` is the raw
  * result once it has arrived.
  */
+/**
+ * @param {any} transport an ext-apps Transport
+ * @returns {{ promise: Promise<any>, readonly result: unknown }}
+ */
 export function captureInitializeResult(transport) {
+  /** @type {unknown} */
   let initializeId;
+  /** @type {any} */
   let response;
+  /** @type {(value: unknown) => void} */
   let resolve;
   const promise = new Promise((r) => (resolve = r));
   const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
+  transport.send = (/** @type {any} */ message, /** @type {unknown} */ options) => {
     if (message?.method === "ui/initialize" && message.id !== undefined) initializeId = message.id;
     return send(message, options);
   };
@@ -29,10 +55,10 @@ export function captureInitializeResult(transport) {
     configurable: true,
     enumerable: true,
     get: () => onmessage,
-    set: (handler) => {
+    set: (/** @type {unknown} */ handler) => {
       onmessage =
         typeof handler === "function"
-          ? (message, extra) => {
+          ? (/** @type {any} */ message, /** @type {unknown} */ extra) => {
               if (response === undefined && initializeId !== undefined && message?.id === initializeId && ("result" in message || "error" in message)) {
                 response = structuredClone(message);
                 resolve(response);
@@ -51,9 +77,14 @@ export function captureInitializeResult(transport) {
 }
 
 // App -> Promise<ViewState> of its latest connect, for the React hooks.
+/** @type {WeakMap<App, Tracked>} */
 const tracked = new WeakMap();
 
 /** The options of trackViewState and connectWithViewState that shape the ViewState, checked. */
+/**
+ * @param {ViewStateOptions} [options]
+ * @returns {CheckedOptions}
+ */
 function viewStateOptions({ stores, bridgeTimeoutMs = DEFAULT_BRIDGE_TIMEOUT_MS, readyTimeoutMs } = {}) {
   if (!Number.isFinite(bridgeTimeoutMs) || bridgeTimeoutMs < 0) throw new RangeError("bridgeTimeoutMs must be a finite number of milliseconds, 0 or more");
   if (readyTimeoutMs !== undefined && (!Number.isFinite(readyTimeoutMs) || readyTimeoutMs < 0)) throw new RangeError("readyTimeoutMs must be a finite number of milliseconds, 0 or more");
@@ -68,6 +99,9 @@ function viewStateOptions({ stores, bridgeTimeoutMs = DEFAULT_BRIDGE_TIMEOUT_MS,
  * once `bridgeTimeoutMs` passed or the connect failed; a bridge that answers
  * later serves tool calls, and the store stays as decided. `app.connect`
  * itself still settles as ext-apps' does. `options` as viewStateOptions takes.
+ * @param {App} app
+ * @param {ViewStateOptions} [options]
+ * @returns {Promise<ViewState>}
  */
 export function track(app, options) {
   const checked = viewStateOptions(options);
@@ -76,10 +110,12 @@ export function track(app, options) {
     if (options !== undefined) known.options = checked;
     return known.current;
   }
+  /** @type {(viewState: ViewState) => void} */
   let settle;
+  /** @type {Tracked} */
   const entry = { current: new Promise((r) => (settle = r)), settled: false, listeners: new Set(), options: checked };
   tracked.set(app, entry);
-  const decide = (viewState) => {
+  const decide = (/** @type {ViewState} */ viewState) => {
     entry.settled = true;
     settle(viewState);
     for (const listener of entry.listeners) {
@@ -92,7 +128,7 @@ export function track(app, options) {
     }
   };
   const connect = app.connect.bind(app);
-  app.connect = async (transport, connectOptions) => {
+  app.connect = async (/** @type {AppTransport} */ transport, /** @type {Parameters<App["connect"]>[1]} */ connectOptions) => {
     const { stores, bridgeTimeoutMs, readyTimeoutMs } = entry.options;
     const capture = captureInitializeResult(transport);
     // The Host may send the tool result as soon as the View is initialized, before connect() returns here.
@@ -106,7 +142,7 @@ export function track(app, options) {
     const withoutBridge = () => {
       if (decided) return;
       decided = true;
-      decide(new ViewState(app, undefined, { stores, toolResult, readyTimeoutMs, hostModel: "apps-sdk" }));
+      decide(new /** @type {MakeViewState} */ (/** @type {unknown} */ (ViewState))(app, undefined, { stores, toolResult, readyTimeoutMs, hostModel: "apps-sdk" }));
     };
     const appsSdk = openaiOf(globalThis) !== null;
     const timer = appsSdk ? setTimeout(withoutBridge, bridgeTimeoutMs) : undefined;
@@ -121,20 +157,29 @@ export function track(app, options) {
     clearTimeout(timer);
     if (decided) return; // the bridge answered late: it serves tool calls, the store stays as decided
     decided = true;
-    decide(new ViewState(app, capture.result, { stores, toolResult, readyTimeoutMs, hostModel: "mcp-apps" }));
+    decide(new /** @type {MakeViewState} */ (/** @type {unknown} */ (ViewState))(app, capture.result, { stores, toolResult, readyTimeoutMs, hostModel: "mcp-apps" }));
   };
   return entry.current;
 }
 
-/** The ViewState of `app`'s latest connect through trackViewState / connectWithViewState, or null. */
+/**
+ * The ViewState of `app`'s latest connect through trackViewState / connectWithViewState, or null.
+ * @param {App} app
+ * @returns {Promise<ViewState> | null}
+ */
 export function viewStateOf(app) {
   return tracked.get(app)?.current ?? null;
 }
 
-/** Call `listener(viewState)` after every connect of a tracked app; returns the unsubscribe function. */
+/**
+ * Call `listener(viewState)` after every connect of a tracked app; returns the unsubscribe function.
+ * @param {App} app
+ * @param {(viewState: ViewState) => void} listener
+ * @returns {() => boolean}
+ */
 export function onViewState(app, listener) {
   track(app);
-  const entry = tracked.get(app);
+  const entry = /** @type {Tracked} */ (tracked.get(app));
   entry.listeners.add(listener);
   return () => entry.listeners.delete(listener);
 }

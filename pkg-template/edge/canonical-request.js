@@ -1,3 +1,4 @@
+// @ts-check
 // The one canonical form of a request's arguments (docs/format.md, "`q`: the request digest"):
 // RFC 8785 (JCS) text of a plain JSON value, the same text the Rust core
 // writes (src/jcs.rs). Written here rather than by an npm package because it
@@ -15,6 +16,10 @@ import { MAX_REQUEST_DEPTH } from "../constants.js";
 
 /** Why a value has no canonical form: `range` (too deep, too large) or `type` (not a JSON value). */
 export class NotCanonical extends Error {
+  /**
+   * @param {"range" | "type"} kind
+   * @param {string} message
+   */
   constructor(kind, message) {
     super(message);
     this.kind = kind;
@@ -24,9 +29,11 @@ export class NotCanonical extends Error {
 const NON_ASCII = /[^\x00-\x7f]/;
 // Node 20+, Deno, Bun and workerd have isWellFormed; the regex is for older engines.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** @type {(s: string) => boolean} */
 const wellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => !LONE_SURROGATE.test(s);
 
 // UTF-8 bytes of a well-formed string whose UTF-16 length is `s.length`.
+/** @param {string} s */
 function utf8Bytes(s) {
   if (!NON_ASCII.test(s)) return s.length;
   let n = s.length;
@@ -41,11 +48,13 @@ function utf8Bytes(s) {
 // A plain object: its prototype is a realm's Object.prototype (whose own
 // prototype is null) or null. Class instances, Map, Set, Date, boxed
 // primitives and arrays' prototypes all have Object.prototype above them.
+/** @param {object} o */
 function isPlainObject(o) {
   const proto = Object.getPrototypeOf(o);
   return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
+/** @param {unknown} v */
 function describe(v) {
   if (v === undefined) return "undefined";
   if (typeof v === "bigint") return "a BigInt";
@@ -58,6 +67,16 @@ function describe(v) {
 }
 
 // Where in the value the walk is: `request`, `request.a[3]`.
+/**
+ * One open array (`keys` null) or object of the walk; `v` is the caller's
+ * value, read member by member.
+ * @typedef {{ v: any, keys: string[] | null, i: number, n: number }} Frame
+ */
+
+/**
+ * @param {Frame[]} stack
+ * @param {number} top
+ */
 function pathOf(stack, top) {
   let path = "request";
   for (let i = 0; i < top; i++) {
@@ -77,17 +96,24 @@ function pathOf(stack, top) {
  * than `maxBytes` UTF-8 bytes, throws NotCanonical("range") as soon as it is
  * known, before the rest is read.
  */
+/**
+ * @param {unknown} value
+ * @param {number} maxBytes
+ * @returns {string}
+ */
 export function canonicalRequest(value, maxBytes) {
   let out = "";
   let bytes = 0;
+  /** @type {Frame[]} */
   const stack = []; // frames { v, keys (null for an array), i }
   let top = 0; // frames in use (they are reused)
   const over = () => new NotCanonical("range", `request is over maxRequestBytes (${maxBytes} bytes of canonical JSON)`);
-  const add = (text, n) => {
+  const add = (/** @type {string} */ text, /** @type {number} */ n) => {
     bytes += n;
     if (bytes > maxBytes) throw over();
     out += text;
   };
+  /** @type {any} */
   let v = value;
   for (;;) {
     // Write `v` (a scalar), or open it (an array or object) as a new frame.

@@ -1,3 +1,4 @@
+// @ts-check
 // WasmCodecs shared by every StateCodec built with the same keys and options,
 // so a server that builds its codec inside each request (a Worker reading its
 // key from `env` in fetch) reuses one wasm codec instead of leaving one
@@ -23,19 +24,33 @@
 import { EPHEMERAL_KEY_WARNING } from "../constants.js";
 import { WasmCodec, ephemeralWarningDue } from "../wasm/edge.js";
 
+/**
+ * What a WasmCodec is built from: every key's bytes back to back, their
+ * lengths, and the options the core reads.
+ * @typedef {{ keys: Uint8Array, lengths: Uint32Array, ttl: number, leeway: number, maxTokenBytes: number, production: boolean }} CodecArgs
+ */
+/**
+ * A cached codec: `wasm` is null while unbuilt (keyless, or evicted).
+ * @typedef {{ id: string, args: CodecArgs, wasm: WasmCodec | null }} Entry
+ */
+
 /** Most WasmCodecs kept built. */
 export const LIMIT = 64;
+/** @type {Map<string, Entry>} */
 const cache = new Map(); // id -> entry, least recently used first (ids: idOf)
+/** @type {Entry | null} */
 let newest = null; // the last entry used, which needs no move
 
 /** Error thrown with a refused configError: the glue words it. */
 export class ConfigError extends Error {
+  /** @param {number} code */
   constructor(code) {
     super(`configError ${code}`);
     this.code = code;
   }
 }
 
+/** @param {CodecArgs} args */
 function build(args) {
   const codec = new WasmCodec(args.keys, args.lengths, args.ttl, args.leeway, args.maxTokenBytes, args.production);
   const error = codec.configError;
@@ -47,19 +62,24 @@ function build(args) {
   return codec;
 }
 
+/** @param {Entry & { wasm: WasmCodec }} entry */
 function insert(entry) {
   cache.set(entry.id, entry);
   newest = entry;
   if (cache.size > LIMIT) {
-    const [id, oldest] = cache.entries().next().value;
+    const [id, oldest] = /** @type {[string, Entry & { wasm: WasmCodec }]} */ (cache.entries().next().value);
     cache.delete(id);
     oldest.wasm.free();
-    oldest.wasm = null;
+    /** @type {Entry} */ (oldest).wasm = null;
   }
   return entry;
 }
 
 // A hit: to the back of the line.
+/**
+ * @template {Entry} E
+ * @param {E} entry
+ */
 function touch(entry) {
   if (entry !== newest) {
     cache.delete(entry.id);
@@ -73,6 +93,7 @@ function touch(entry) {
 // hashes of the key bytes (of different offset bases): the id to look an
 // entry up by, which holds no key byte. "" for the keyless ones (the
 // development key).
+/** @param {CodecArgs} args */
 function idOf(args) {
   const keys = args.keys;
   let a = 0x811c9dc5;
@@ -84,6 +105,10 @@ function idOf(args) {
   return `${args.ttl}/${args.leeway}/${args.maxTokenBytes}/${args.production ? 1 : 0}/${args.lengths.join(",")}/${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}`;
 }
 
+/**
+ * @param {Uint8Array} x
+ * @param {Uint8Array} y
+ */
 function sameBytes(x, y) {
   if (x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
@@ -94,6 +119,10 @@ function sameBytes(x, y) {
 // undefined; a different key list under the same hashes is a miss, and
 // `freeId` is then an id of its own (they never share a codec).
 let freeId = "";
+/**
+ * @param {string} id
+ * @param {CodecArgs} args
+ */
 function lookup(id, args) {
   for (let n = 0; ; n++) {
     freeId = n === 0 ? id : `${id}#${n}`;
@@ -109,6 +138,10 @@ function lookup(id, args) {
  * `production`). Throws ConfigError for options that build no codec. A
  * keyless entry is built at its first call (live), not here.
  */
+/**
+ * @param {CodecArgs} args
+ * @returns {Entry}
+ */
 export function codecFor(args) {
   const cached = lookup(idOf(args), args);
   if (cached !== undefined) return touch(cached);
@@ -117,16 +150,21 @@ export function codecFor(args) {
 }
 
 /** `entry`'s WasmCodec, or, once the cache evicted it, the entry that now holds one (built again if none does). */
+/**
+ * @param {Entry} entry
+ * @returns {Entry & { wasm: WasmCodec }}
+ */
 export function live(entry) {
-  if (entry.wasm !== null) return entry === newest ? entry : touch(entry);
+  if (entry.wasm !== null) return /** @type {Entry & { wasm: WasmCodec }} */ (entry === newest ? entry : touch(entry));
   const cached = lookup(idOf(entry.args), entry.args);
-  if (cached !== undefined) return touch(cached);
+  if (cached !== undefined) return /** @type {Entry & { wasm: WasmCodec }} */ (touch(cached));
   entry.id = freeId;
   entry.wasm = build(entry.args);
-  return insert(entry);
+  return insert(/** @type {Entry & { wasm: WasmCodec }} */ (entry));
 }
 
 /** A WasmCodec that trapped keeps wasm-bindgen's borrow: drop it (never free it) so new codecs get a fresh one. */
+/** @param {Entry} entry */
 export function discard(entry) {
   if (cache.get(entry.id) === entry) cache.delete(entry.id);
   if (newest === entry) newest = null;

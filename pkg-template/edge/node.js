@@ -1,3 +1,4 @@
+// @ts-check
 // Node (ESM): read the .wasm beside this file and compile it synchronously.
 // node:fs through process.getBuiltinModule: an ES import of node:fs builds its
 // ESM facade, which loads fs's lazy streams (js/bench/RESULTS.md, Decisions).

@@ -1,3 +1,4 @@
+// @ts-check
 // The StateCodec option that only createRequestStateCodec passes: a module of
 // its own so that both state-codec.js and request-state-codec.js import it from below.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // StateCodec over the wasm codec. Payloads cross as JSON.stringify text, so
 // tokens are byte-identical to @modelcontextprotocol/server's for equal input.
 import { DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, IO, MAX_CLOCK_MS, REASONS } from "../constants.js";
@@ -22,23 +23,44 @@ import {
   toolOf,
 } from "./call-arguments.js";
 
+/** @import { CodecOptions } from "./codec-options.js" */
+/** @import { BindOptions, RequestOptions, SecretOptions } from "./call-arguments.js" */
+
+/**
+ * An opened token with its secret part; `secret` is undefined when the token has none.
+ * @template [T=unknown]
+ * @template [S=unknown]
+ * @typedef {{ payload: T, secret: S | undefined }} Opened
+ */
+
 const MALFORMED = REASONS[1]; // the code of Reason::Malformed
 const FREED = Symbol("freed"); // StateCodec#broken after free()
 const CODEC_OPTIONS = ["key", "ttlSeconds", "leewaySeconds", "maxTokenBytes", "maxRequestBytes", "production", "now", "env"];
-/** Seals and opens v1 tokens. The first key seals; every key opens. */
+/**
+ * Seals and opens v1 tokens (docs/format.md). The first key seals; every key
+ * opens. A failed open throws SealedStateError, whose message never says which
+ * check failed. docs/server.md shows it in a server.
+ */
 export class StateCodec {
+  /** @type {import("./codec-cache.js").Entry} */
   #entry; // this codec's shared WasmCodec (codec-cache.js)
+  /** @type {() => number} */
   #now;
+  /** @type {number} */
   #maxRequestBytes;
+  /** @type {number} */
   #maxChars;
+  /** @type {unknown} */
   #broken = null; // the error of a call that trapped: this codec is not used again
   // mint/verify's operation: docs/format.md's raw token, or, for createRequestStateCodec
   // alone, the same token written and read as the SDK's codec does.
+  /** @type {number} */
   #raw = IO.RAW;
 
+  /** @param {CodecOptions} [options] */
   constructor(options = {}) {
     checkNames(options, CODEC_OPTIONS, "StateCodec");
-    const sdk = options[SDK_READING] === true;
+    const sdk = /** @type {{ [SDK_READING]?: unknown }} */ (options)[SDK_READING] === true;
     const env = envOf(options.env);
     // null is no key, as it is no value for every other option: env's then.
     const key = options.key ?? env?.[KEY_BINDING];
@@ -63,7 +85,7 @@ export class StateCodec {
     const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
     keys.reduce((at, k) => (all.set(k, at), at + k.length), 0);
     // The UTF-8 of a string key is this constructor's own copy (a caller's bytes are not).
-    list.forEach((k, i) => typeof k === "string" && keys[i].fill(0));
+    list.forEach((k, i) => typeof k === "string" && /** @type {Uint8Array} */ (keys[i]).fill(0));
     try {
       this.#entry = codecFor({ keys: all, lengths, ttl, leeway, maxTokenBytes, production });
       if (this.#entry.args.keys !== all) all.fill(0); // a shared codec keeps the copy it was built from
@@ -92,6 +114,7 @@ export class StateCodec {
     return ms;
   }
 
+  /** @param {unknown} token */
   #check(token) {
     if (typeof token !== "string" || token.length > this.#maxChars) throw new SealedStateError(MALFORMED);
     return token;
@@ -107,6 +130,7 @@ export class StateCodec {
   // A trap (which no input should cause: every buffer is grown fallibly)
   // leaves wasm-bindgen's borrow of the WasmCodec taken, so this codec is
   // retired with a clear error; other codecs are unaffected.
+  /** @param {unknown} e */
   #trapped(e) {
     forgetBuffers();
     discard(this.#entry);
@@ -134,6 +158,7 @@ export class StateCodec {
   }
 
   // The error for a negative status of sealIo/openIo that is not a reason.
+  /** @param {number} status */
   #failed(status) {
     switch (status) {
       case IO.OUT_OF_MEMORY:
@@ -151,6 +176,15 @@ export class StateCodec {
     }
   }
 
+  /**
+   * @param {number} what
+   * @param {string} json
+   * @param {string} tool
+   * @param {string | undefined} bind
+   * @param {string | undefined} [secret]
+   * @param {string | undefined} [request]
+   * @returns {string}
+   */
   #seal(what, json, tool, bind, secret, request) {
     this.#usable();
     const chars = json.length + tool.length + minSecretChars(secret);
@@ -172,6 +206,14 @@ export class StateCodec {
   }
 
   // `what` with IO.WITH_SECRET: { payload, secret }, else the payload.
+  /**
+   * @param {number} what
+   * @param {string} token
+   * @param {string} tool
+   * @param {string | undefined} bind
+   * @param {string | undefined} [request]
+   * @returns {any}
+   */
   #open(what, token, tool, bind, request) {
     this.#usable();
     const now = this.#clock();
@@ -196,33 +238,65 @@ export class StateCodec {
     return n === 0 ? undefined : JSON.parse(readOutput(n));
   }
 
-  /** A view token for the widget (`{"p":"v","d":payload}` under the MAC), with a `secret` only a key holder reads. */
+  /**
+   * A view token for the widget (`{"p":"v","d":payload}` under the MAC),
+   * optionally with a `secret` part only a key holder reads.
+   * @param {unknown} payload
+   * @param {SecretOptions} [opts]
+   * @returns {string}
+   */
   seal(payload, opts) {
     checkNames(opts, ["bind", "secret"], "seal", { request: NO_REQUEST });
     return this.#seal(IO.VIEW, payloadJson(payload), "", bindOf(opts), secretJson(opts));
   }
 
-  /** The payload of a view token, or a SealedStateError. A secret part stays sealed. */
+  /**
+   * The payload of a view token; throws SealedStateError. A secret part stays sealed.
+   * @template [T=unknown]
+   * @param {string} token
+   * @param {BindOptions} [opts]
+   * @returns {T}
+   */
   open(token, opts) {
     checkNames(opts, ["bind"], "open", { request: NO_REQUEST, secret: NO_SECRET_HERE });
     const bind = bindOf(opts);
     return this.#open(IO.VIEW, this.#check(token), "", bind);
   }
 
-  /** `{ payload, secret }` of a view token; `secret` is undefined when it has none. */
+  /**
+   * The payload and the secret of a view token; throws SealedStateError ("mac" for a secret that does not decrypt).
+   * @template [T=unknown]
+   * @template [S=unknown]
+   * @param {string} token
+   * @param {BindOptions} [opts]
+   * @returns {Opened<T, S>}
+   */
   openWithSecret(token, opts) {
     checkNames(opts, ["bind"], "openWithSecret", { request: NO_REQUEST, secret: NO_SECRET_HERE });
     const bind = bindOf(opts);
     return this.#open(IO.VIEW | IO.WITH_SECRET, this.#check(token), "", bind);
   }
 
-  /** An MRTR requestState token that opens only for `tool` (and, given `request`, only for those arguments). */
+  /**
+   * An MRTR requestState token that opens only for `tool` (and, given `request`, only for those arguments).
+   * @param {unknown} payload
+   * @param {string} tool
+   * @param {SecretOptions & RequestOptions} [opts]
+   * @returns {string}
+   */
   sealRequestState(payload, tool, opts) {
     checkNames(opts, ["bind", "secret", "request"], "sealRequestState");
     return this.#seal(IO.REQUEST_STATE, payloadJson(payload), toolOf(tool), bindOf(opts), secretJson(opts), requestToSeal(opts, this.#maxRequestBytes));
   }
 
-  /** The payload of a requestState token minted for `tool`. */
+  /**
+   * The payload of a requestState token minted for `tool` (and, if it was sealed with `request`, for those arguments); throws SealedStateError.
+   * @template [T=unknown]
+   * @param {string} token
+   * @param {string} tool
+   * @param {RequestOptions} [opts]
+   * @returns {T}
+   */
   openRequestState(token, tool, opts) {
     checkNames(opts, ["bind", "request"], "openRequestState", { secret: NO_SECRET_HERE });
     const bind = bindOf(opts);
@@ -231,7 +305,15 @@ export class StateCodec {
     return this.#open(IO.REQUEST_STATE, this.#check(token), toolOf(tool), bind, request);
   }
 
-  /** `{ payload, secret }` of a requestState token minted for `tool`. */
+  /**
+   * The payload and the secret of a requestState token minted for `tool`; throws SealedStateError.
+   * @template [T=unknown]
+   * @template [S=unknown]
+   * @param {string} token
+   * @param {string} tool
+   * @param {RequestOptions} [opts]
+   * @returns {Opened<T, S>}
+   */
   openRequestStateWithSecret(token, tool, opts) {
     checkNames(opts, ["bind", "request"], "openRequestStateWithSecret", { secret: NO_SECRET_HERE });
     const bind = bindOf(opts);
@@ -240,20 +322,36 @@ export class StateCodec {
     return this.#open(IO.REQUEST_STATE | IO.WITH_SECRET, this.#check(token), toolOf(tool), bind, request);
   }
 
-  /** A raw v1 token, no purpose envelope: what the SDK's codec mints. */
+  /**
+   * A raw v1 token, no purpose envelope: what the SDK's codec mints.
+   * @param {unknown} payload
+   * @param {BindOptions} [opts]
+   * @returns {string}
+   */
   mint(payload, opts) {
     checkNames(opts, ["bind"], "mint", { secret: RAW_NO_SECRET, request: RAW_NO_REQUEST });
     return this.#seal(this.#raw, payloadJson(payload, this.#raw === IO.SDK), "", bindOf(opts));
   }
 
-  /** The payload of a raw v1 token: what the SDK's codec verifies. */
+  /**
+   * The payload of a raw v1 token (what the SDK's codec verifies); throws SealedStateError.
+   * @template [T=unknown]
+   * @param {string} token
+   * @param {BindOptions} [opts]
+   * @returns {T}
+   */
   verify(token, opts) {
     checkNames(opts, ["bind"], "verify", { secret: RAW_NO_SECRET, request: RAW_NO_REQUEST });
     const bind = bindOf(opts);
     return this.#open(this.#raw, this.#check(token), "", bind);
   }
 
-  /** Retire this codec: later calls throw. Its wasm codec is shared by every StateCodec of the same keys and options (the development key included), and stays in the cache of the 64 most recently used. */
+  /**
+   * Retire this codec: later calls throw. Its wasm codec is shared by every
+   * StateCodec of the same keys and options (the development key included),
+   * and stays in the cache of the 64 most recently used, so a codec per
+   * request needs no free().
+   */
   free() {
     this.#broken = FREED;
   }

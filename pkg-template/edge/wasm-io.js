@@ -1,3 +1,4 @@
+// @ts-check
 // The one path into wasm (sealIo/openIo): strings go in as UTF-8 written
 // straight into the instance's input buffer in wasm memory, and the result is
 // read straight out of its output buffer. No allocation per call for
@@ -16,14 +17,18 @@ export const MAX_INPUT_BYTES = 0x7fff_ffff;
 // runs. initSync() of an instantiated glue returns its exports; an export
 // of the wasm's own (wasm_bindgen::memory()) would cost an import, and each
 // import a wasm-to-JS wrapper V8 compiles with the module.
+/** @type {WebAssembly.Memory | undefined} */
 let memory;
+/** @type {Uint8Array | null} */
 let heapBytes = null;
 function heap() {
   // Growing wasm memory detaches the old buffer (its views read as empty): renew the view then.
-  if (heapBytes === null || heapBytes.byteLength === 0) heapBytes = new Uint8Array((memory ??= initSync().memory).buffer);
+  if (heapBytes === null || heapBytes.byteLength === 0)
+    heapBytes = new Uint8Array((memory ??= /** @type {() => import("../wasm/edge.js").InitOutput} */ (/** @type {unknown} */ (initSync))().memory).buffer);
   return heapBytes;
 }
 
+/** @type {Uint8Array | null} */
 let inView = null; // view of the input buffer
 let inPtr = 0;
 let inCap = 0;
@@ -41,6 +46,11 @@ export function forgetBuffers() {
 
 // `s` as UTF-8 into `view` at `at`: its byte count, or, when it does not
 // fit, -1 - (an upper bound of the bytes it needs from `at`).
+/**
+ * @param {Uint8Array} view
+ * @param {number} at
+ * @param {string} s
+ */
 function put(view, at, s) {
   const n = s.length;
   if (n <= 48 && at + n <= view.length) {
@@ -59,8 +69,9 @@ function put(view, at, s) {
 }
 
 // The upper bound of the UTF-8 bytes of an optional string.
-const worst = (s) => (s === undefined ? 0 : 3 * s.length);
+const worst = (/** @type {string | undefined} */ s) => (s === undefined ? 0 : 3 * s.length);
 
+/** @param {number} bytes */
 function grow(bytes) {
   inView = null;
   let ptr;
@@ -87,6 +98,12 @@ function view() {
 // `s` (undefined: none) into `into` at `at`: its byte count (-1: none), or,
 // when it does not fit, below -1 (and the bytes it and `rest` need from 0 in optionalNeed).
 let optionalNeed = 0;
+/**
+ * @param {Uint8Array} into
+ * @param {number} at
+ * @param {string | undefined} s
+ * @param {number} rest
+ */
 function putOptional(into, at, s, rest) {
   if (s === undefined) return -1;
   const n = put(into, at, s);
@@ -96,6 +113,14 @@ function putOptional(into, at, s, rest) {
 
 // Write subject, tool, bind, secret and request back to back into `into`:
 // 0 when they fit, else an upper bound of the bytes they need.
+/**
+ * @param {Uint8Array} into
+ * @param {string} subject
+ * @param {string} tool
+ * @param {string | undefined} bind
+ * @param {string | undefined} secret
+ * @param {string | undefined} request
+ */
 function fill(into, subject, tool, bind, secret, request) {
   const s = put(into, 0, subject);
   if (s < 0) return -1 - s + 3 * tool.length + worst(bind) + worst(secret) + worst(request);
@@ -119,6 +144,13 @@ function fill(into, subject, tool, bind, secret, request) {
 }
 
 /** Write subject, tool ("" for none), then bind, secret and request (undefined for none) into the input buffer; their lengths go to `written`. */
+/**
+ * @param {string} subject
+ * @param {string} tool
+ * @param {string | undefined} bind
+ * @param {string | undefined} secret
+ * @param {string | undefined} request
+ */
 export function writeInput(subject, tool, bind, secret, request) {
   let need = fill(view(), subject, tool, bind, secret, request);
   if (need === 0) return;
@@ -128,6 +160,7 @@ export function writeInput(subject, tool, bind, secret, request) {
 }
 
 // The output buffer, at least `n` bytes of it valid.
+/** @param {number} n */
 function output(n) {
   if (n > outCap) {
     outPtr = outputBuffer();
@@ -137,6 +170,7 @@ function output(n) {
 }
 
 /** The `n` bytes of UTF-8 the last call left in the output buffer. */
+/** @param {number} n */
 export function readOutput(n) {
   return utf8Out.decode(output(n));
 }
@@ -147,10 +181,15 @@ export function readOutput(n) {
  * the shared output buffer once copied out, so it does not wait there for the
  * next call to overwrite it.
  */
+/**
+ * @param {number} n
+ * @returns {[string, string]}
+ */
 export function readOutputWithSecret(n) {
   const bytes = output(n);
   const len = bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24);
   const secret = bytes.subarray(4 + len);
+  /** @type {[string, string]} */
   const texts = [utf8Out.decode(bytes.subarray(4, 4 + len)), utf8Out.decode(secret)];
   secret.fill(0);
   return texts;

@@ -1,3 +1,4 @@
+// @ts-check
 // Deno: the wasm comes in as a source-phase import, an already-compiled
 // WebAssembly.Module that Deno loads as part of the module graph, so the
 // program needs no --allow-read (or any other permission flag).

@@ -1,3 +1,4 @@
+// @ts-check
 // The widget .wasm's bytes from the lowercase hex text js/build.mjs writes
 // into ./wasm-inline.js. Uint8Array.fromHex where the platform has it
 // (Chromium 140+, Firefox 133+, Safari 18.2+); else a loop over the text.
@@ -5,6 +6,7 @@
 // and the JS twin serves.
 
 /** `text` (lowercase hex, even length) as bytes, without Uint8Array.fromHex. */
+/** @param {string} text */
 export function hexBytesPortable(text) {
   const bytes = new Uint8Array(text.length >>> 1);
   for (let i = 0, j = 0; i < bytes.length; i++, j += 2) {
@@ -17,4 +19,6 @@ export function hexBytesPortable(text) {
 }
 
 /** `text` (lowercase hex, even length) as bytes. */
-export const hexBytes = (text) => (typeof Uint8Array.fromHex === "function" ? Uint8Array.fromHex(text) : hexBytesPortable(text));
+// Uint8Array.fromHex is newer than the libraries the type check reads.
+/** @type {(text: string) => Uint8Array} */
+export const hexBytes = (text) => (typeof (/** @type {any} */ (Uint8Array).fromHex) === "function" ? /** @type {any} */ (Uint8Array).fromHex(text) : hexBytesPortable(text));

@@ -1,3 +1,4 @@
+// @ts-check
 // The JS twin of the wasm reader's one export, `readTokenJson` (src/reader.rs
 // over wire.rs, json.rs and envelope.rs), for pages whose CSP refuses
 // WebAssembly. It is a line-by-line port: for every string it returns the
@@ -19,11 +20,15 @@ const TOKEN = /^v1\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** What a token claims as TokenView JSON text, or undefined when it is not a v1 token. */
+/**
+ * @param {unknown} token
+ * @returns {string | undefined}
+ */
 export function readTokenJsonJs(token) {
   if (typeof token !== "string" || token.length > MAX_READ_BYTES) return undefined;
   const m = TOKEN.exec(token);
-  if (m === null || m[2].length !== MAC_CHARS) return undefined;
-  const body = decodeBody(m[1]);
+  if (m === null || /** @type {string} */ (m[2]).length !== MAC_CHARS) return undefined;
+  const body = decodeBody(/** @type {string} */ (m[1]));
   if (body === undefined) return undefined;
   const env = parseEnvelope(body);
   if (env === undefined) return undefined;
@@ -36,9 +41,10 @@ export function readTokenJsonJs(token) {
 }
 
 // wire::decode (strict unpadded base64url) then String::from_utf8.
+/** @param {string} b64 */
 function decodeBody(b64) {
   const rem = b64.length % 4;
-  const last = ALPHABET.indexOf(b64[b64.length - 1]);
+  const last = ALPHABET.indexOf(/** @type {string} */ (b64[b64.length - 1]));
   // An impossible length, or unused bits set in the last character (non-canonical).
   if (rem === 1 || (rem === 2 && (last & 0xf) !== 0) || (rem === 3 && (last & 0x3) !== 0)) return undefined;
   // The alphabet is checked already, where atob alone would forgive whitespace and padding.
@@ -53,6 +59,7 @@ function decodeBody(b64) {
 }
 
 // envelope::parse: an object with `p` and an integer `exp`; `b` optional, any JSON.
+/** @param {string} body */
 function parseEnvelope(body) {
   const members = objectMembers(body);
   const found = members && pick(members, ["p", "exp", "b"]);
@@ -63,6 +70,7 @@ function parseEnvelope(body) {
 
 // envelope::claim_all: {"p":"v","d":..} or {"p":"r","d":..,"o":"tool"}, each
 // with an optional secret "s" (and request digest "q"); else undefined (raw).
+/** @param {string} p */
 function parseInner(p) {
   if (p[0] !== "{") return undefined;
   const members = objectMembers(p);
@@ -78,21 +86,28 @@ function parseInner(p) {
 
 // The reader's check of "s" (json::unescape, then wire::decode): a JSON
 // string of strict unpadded base64url. What it says is never read.
+/** @param {string} raw */
 function isSealedSecret(raw) {
   if (raw[0] !== '"') return false;
+  /** @type {string} */
   const b64 = JSON.parse(raw);
   if (!/^[A-Za-z0-9_-]*$/.test(b64)) return false;
   const rem = b64.length % 4;
-  const last = ALPHABET.indexOf(b64[b64.length - 1]);
+  const last = ALPHABET.indexOf(/** @type {string} */ (b64[b64.length - 1]));
   return !(rem === 1 || (rem === 2 && (last & 0xf) !== 0) || (rem === 3 && (last & 0x3) !== 0));
 }
 
 // json::unescape makes a lone surrogate U+FFFD (a Rust string cannot hold one).
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const wellFormed = (s) => s.replace(LONE_SURROGATE, "\ufffd");
+const wellFormed = (/** @type {string} */ s) => s.replace(LONE_SURROGATE, "\ufffd");
 
 // envelope::pick: the raw values of the wanted keys; a wanted key twice makes it invalid.
+/**
+ * @param {{ key: string, value: string }[]} members
+ * @param {string[]} names
+ */
 function pick(members, names) {
+  /** @type {(string | undefined)[]} */
   const found = names.map(() => undefined);
   for (const { key, value } of members) {
     const idx = names.indexOf(JSON.parse(key));
@@ -106,6 +121,7 @@ function pick(members, names) {
 // json::parse_int: a plain integer literal in the i64 range, written as Rust's write_int does.
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
+/** @param {string} raw */
 function parseInt64(raw) {
   if (!/^-?(0|[1-9][0-9]*)$/.test(raw)) return undefined;
   const n = BigInt(raw);
@@ -114,16 +130,24 @@ function parseInt64(raw) {
 
 // ---- json.rs: the scanner. -1 stands for Rust's None.
 
-const isWs = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-const isDigit = (c) => c >= 0x30 && c <= 0x39;
+const isWs = (/** @type {number} */ c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const isDigit = (/** @type {number} */ c) => c >= 0x30 && c <= 0x39;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const STRING_SPECIAL = /["\\\u0000-\u001f]/g;
 
+/**
+ * @param {string} s
+ * @param {number} i
+ */
 function skipWs(s, i) {
   while (isWs(s.charCodeAt(i))) i++;
   return i;
 }
 
+/**
+ * @param {string} s
+ * @param {number} i
+ */
 function stringEnd(s, i) {
   if (s.charCodeAt(i) !== 0x22) return -1;
   i++;
@@ -141,11 +165,19 @@ function stringEnd(s, i) {
   }
 }
 
+/**
+ * @param {string} s
+ * @param {number} i
+ */
 function digitsEnd(s, i) {
   while (isDigit(s.charCodeAt(i))) i++;
   return i;
 }
 
+/**
+ * @param {string} s
+ * @param {number} i
+ */
 function numberEnd(s, i) {
   if (s.charCodeAt(i) === 0x2d) i++;
   const c = s.charCodeAt(i);
@@ -167,8 +199,12 @@ function numberEnd(s, i) {
   return i;
 }
 
-const literalEnd = (s, i, lit) => (s.startsWith(lit, i) ? i + lit.length : -1);
+const literalEnd = (/** @type {string} */ s, /** @type {number} */ i, /** @type {string} */ lit) => (s.startsWith(lit, i) ? i + lit.length : -1);
 
+/**
+ * @param {string} s
+ * @param {number} i
+ */
 function memberValueStart(s, i) {
   const end = stringEnd(s, skipWs(s, i));
   if (end < 0) return -1;
@@ -177,7 +213,12 @@ function memberValueStart(s, i) {
 }
 
 // json::value_end: iterative, the nesting lives in an array.
+/**
+ * @param {string} s
+ * @param {number} start
+ */
 function valueEnd(s, start) {
+  /** @type {number[]} */
   const stack = [];
   let i = skipWs(s, start);
   for (;;) {
@@ -222,9 +263,11 @@ function valueEnd(s, start) {
 }
 
 // json::object_members: the members of the object that is the whole of s, or undefined.
+/** @param {string} s */
 function objectMembers(s) {
   let i = skipWs(s, 0);
   if (s.charCodeAt(i) !== 0x7b) return undefined;
+  /** @type {{ key: string, value: string }[]} */
   const members = [];
   i = skipWs(s, i + 1);
   if (s.charCodeAt(i) === 0x7d) return skipWs(s, i + 1) === s.length ? members : undefined;

@@ -1,3 +1,4 @@
+// @ts-check
 // The token half of the widget API: an UNVERIFIED reader, expiry, adoption of
 // the freshest token, and the "expired, start over" test. No key, no HMAC.
 // Only reading a token's body needs the core (wasm, or its JS twin); the rest
@@ -7,11 +8,36 @@ import { NG_MCP_UI_INVALID_MESSAGE, TOKEN_PREFIX } from "../constants.js";
 import { readTokenJsonJs } from "./read-js.js";
 import { resultOf } from "./rpc.js";
 
+/**
+ * What a token CLAIMS. UNVERIFIED: anyone can forge it; for display only.
+ * @template [T=unknown]
+ * @typedef {object} TokenView
+ * @property {T} payload
+ * @property {"view" | "requestState" | null} purpose null for a raw `mint` token without a purpose envelope.
+ * @property {string | null} tool The tool of a requestState token.
+ * @property {number} exp Expiry, unix seconds.
+ * @property {boolean} bound Whether the token carries a bind tag.
+ * @property {boolean} hasSecret Whether it carries a secret part (only the server reads it; the widget sees that there is one, never what).
+ */
+
+/** Which implementation reads tokens: the wasm build, or its JS twin (read-js.js). @typedef {"wasm" | "js"} Backend */
+
+/**
+ * An entry's reader: `read` gives a TokenView's JSON text, or undefined for
+ * what is not a v1 token.
+ * @typedef {{ backend: Backend, read: (token: string) => string | undefined }} Core
+ */
+
 // Where a tool result carries the token, in the order of docs/hosts.md (window.openai's
 // toolResponseMetadata, between the two, is read by the app entry's keeper).
 const TOKEN_SOURCES = ["_meta", "structuredContent"];
 
 // The string at record[source][STATE_META_KEY], or undefined (also for a throwing getter).
+/**
+ * @param {any} record
+ * @param {string} source
+ * @returns {string | undefined}
+ */
 function tokenIn(record, source) {
   try {
     const holder = record?.[source];
@@ -27,8 +53,9 @@ function tokenIn(record, source) {
  * where `read` gives a TokenView's JSON text or undefined. An entry may swap
  * the core's fields once its wasm is ready: both give the same text.
  */
+/** @param {Core} core */
 export function tokenApi(core) {
-  const read = (token) => {
+  const read = (/** @type {string} */ token) => {
     if (core.backend === "wasm") {
       let json;
       try {
@@ -50,30 +77,40 @@ export function tokenApi(core) {
     return core.read(token);
   };
   // The parsed TokenView, or undefined when it is not a v1 token this widget reads.
+  /** @type {(token: unknown) => TokenView | undefined} */
   const view = (token) => {
     if (typeof token !== "string" || token.length > MAX_READ_CHARS) return undefined;
     const json = read(token);
     return json === undefined ? undefined : JSON.parse(json);
   };
-  const expOf = (token) => view(token)?.exp;
+  const expOf = (/** @type {unknown} */ token) => view(token)?.exp;
 
-  /** Which implementation serves this page now: "wasm", or "js" where WebAssembly is refused (or not ready yet). */
+  /**
+   * The backend serving now (documented on the entries' exports: browser.js).
+   * @returns {Backend}
+   */
   function backend() {
     return core.backend;
   }
 
   /**
-   * What a token CLAIMS: payload, purpose, tool, exp, bound. It verifies NOTHING
-   * (the widget has no key; anyone can forge these bytes): use it for display
-   * only. Throws SealedStateError (reason "malformed") for anything but a v1 token.
+   * What a token claims, unverified (documented on the entries' exports: browser.js).
+   * @template [T=unknown]
+   * @param {string} token
+   * @returns {TokenView<T>}
    */
   function readTokenUnverified(token) {
     const v = view(token);
     if (v === undefined) throw new SealedStateError("malformed");
-    return v;
+    return /** @type {TokenView<T>} */ (v);
   }
 
-  /** Seconds until the token expires: > 0 while it opens, <= 0 once expired. Unverified. */
+  /**
+   * Seconds until the token stops opening, unverified (documented on the entries' exports: browser.js).
+   * @param {string} token
+   * @param {number | Date} [nowMs]
+   * @returns {number}
+   */
   function secondsLeft(token, nowMs) {
     // Only a number or a Date: anything else ("", [], true, 10n) would coerce to a
     // clock near the epoch and call every token valid.
@@ -86,15 +123,10 @@ export function tokenApi(core) {
   }
 
   /**
-   * The token to keep after a tool result, by the token's own `exp` (the
-   * stateless estimate of "the token the server sealed last"): the result's
-   * token, unless it has none (or not a v1 token) or `current` expires
-   * strictly later. The result's token is the first v1 token of its
-   * `_meta["ng-mcp-ui/state"]`, then its `structuredContent["ng-mcp-ui/state"]`
-   * (the mirror for hosts that drop `_meta`); a source that is not an object,
-   * or whose getter throws, reads as none. A v1 token too long for this widget
-   * to read (over MAX_READ_CHARS, which only a codec whose maxTokenBytes was
-   * raised past it mints) throws a RangeError rather than being dropped unseen.
+   * The token to keep after a tool result, by `exp` (documented on the entries' exports: browser.js).
+   * @param {string | null} current
+   * @param {unknown} toolResult A CallToolResult, the params of ui/notifications/tool-result, or a JSON-RPC message carrying either.
+   * @returns {string | null}
    */
   function adoptToken(current, toolResult) {
     const keep = typeof current === "string" ? current : null;
@@ -104,7 +136,9 @@ export function tokenApi(core) {
     } catch {
       return keep; // a result whose getters throw carries no token
     }
+    /** @type {number | undefined} */
     let next;
+    /** @type {string | undefined} */
     let candidate;
     for (const source of TOKEN_SOURCES) {
       candidate = tokenIn(r, source);
@@ -117,13 +151,13 @@ export function tokenApi(core) {
     }
     if (next === undefined) return keep;
     const old = keep === null ? undefined : expOf(keep);
-    return old === undefined || old <= next ? candidate : keep;
+    return old === undefined || old <= next ? /** @type {string} */ (candidate) : keep;
   }
 
   /**
-   * Whether a tool result is the server refusing a sealed token (ours or
-   * ng-mcp-ui's stable message as the whole text of a text block of an isError
-   * result): show "expired, start over".
+   * Whether a tool result is the server refusing a token (documented on the entries' exports: browser.js).
+   * @param {unknown} toolResult
+   * @returns {boolean}
    */
   function isSealedStateError(toolResult) {
     const r = resultOf(toolResult);
@@ -131,7 +165,7 @@ export function tokenApi(core) {
     // The SDK's McpServer and rust-server answer with a text block that IS the
     // message (an McpError thrown by a tool reads "MCP error <code>: <message>");
     // a substring match would let a server that echoes input fake it.
-    return r.content.some((c) => {
+    return r.content.some((/** @type {any} */ c) => {
       if (c?.type !== "text" || typeof c.text !== "string") return false;
       const text = c.text.replace(/^MCP error -?\d{1,6}: /, "");
       return text === SEALED_STATE_INVALID_MESSAGE || text === NG_MCP_UI_INVALID_MESSAGE;

@@ -1,3 +1,4 @@
+// @ts-check
 // workerd refuses to compile wasm from bytes at run time: the .wasm is
 // imported as a module, which the Workers runtime allows.
 import wasm from "../wasm/widget_bg.wasm";

@@ -1,0 +1,3 @@
+// The type check's view of pkg/wasm/edge_bg.wasm imported as a module (workerd).
+declare const module: WebAssembly.Module;
+export default module;
