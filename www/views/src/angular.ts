@@ -14,10 +14,19 @@ import { injectSealedToken, injectViewState } from "mcp-sealed-state/angular";
   selector: "[id=root]",
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <main id="game" class="play" data-framework="angular"
-      [attr.data-phase]="v().data['data-phase']" [attr.data-busy]="v().data['data-busy']" [attr.data-tab]="v().data['data-tab']"
-      [attr.data-store]="v().data['data-store']" [attr.data-write-through]="v().data['data-write-through']"
-      [attr.data-host-model]="v().data['data-host-model']" [attr.data-source]="v().data['data-source']" [attr.data-token]="v().data['data-token']">
+    <main
+      id="game"
+      class="play"
+      data-framework="angular"
+      [attr.data-phase]="v().data['data-phase']"
+      [attr.data-busy]="v().data['data-busy']"
+      [attr.data-tab]="v().data['data-tab']"
+      [attr.data-store]="v().data['data-store']"
+      [attr.data-write-through]="v().data['data-write-through']"
+      [attr.data-host-model]="v().data['data-host-model']"
+      [attr.data-source]="v().data['data-source']"
+      [attr.data-token]="v().data['data-token']"
+    >
       <p id="status" class="status">{{ v().text }}</p>
       <div id="board" class="board">
         @for (c of v().cells; track c.i) {

@@ -23,7 +23,9 @@ function Game({ app }) {
   };
   return (
     <main id="game" class="play" data-framework="preact" {...v.data}>
-      <p id="status" class="status">{v.text}</p>
+      <p id="status" class="status">
+        {v.text}
+      </p>
       <div id="board" class="board">
         {v.cells.map((c) => (
           <button key={c.i} type="button" class={c.className} data-cell={c.i} data-mark={c.mark} disabled={c.disabled} onClick={() => play(() => move(app, token.token, c.i))}>

@@ -22,7 +22,9 @@ function Game({ app }) {
   };
   return (
     <main id="game" className="play" data-framework="react" {...v.data}>
-      <p id="status" className="status">{v.text}</p>
+      <p id="status" className="status">
+        {v.text}
+      </p>
       <div id="board" className="board">
         {v.cells.map((c) => (
           <button key={c.i} type="button" className={c.className} data-cell={c.i} data-mark={c.mark} disabled={c.disabled} onClick={() => play(() => move(app, token.token, c.i))}>

@@ -22,13 +22,15 @@ function TicTacToe() {
   };
   onMount(() => {
     const instance = new App(APP_INFO);
-    unmountOnTeardown(instance, dispose);
+    unmountOnTeardown(instance, () => dispose());
     setApp(instance);
     connectWithViewState(instance).catch(console.error);
   });
   return (
     <main id="game" class="play" data-framework="solid" {...v().data}>
-      <p id="status" class="status">{v().text}</p>
+      <p id="status" class="status">
+        {v().text}
+      </p>
       <div id="board" class="board">
         <For each={v().cells}>
           {(c) => (
