@@ -34,7 +34,12 @@ export const FRAMEWORKS = {
     plugin: async () => (await import("@analogjs/vite-plugin-angular")).default({ tsconfig: join(HERE, "tsconfig.json") }),
     packages: ["@angular/core", "@analogjs/vite-plugin-angular"],
     // As ext-apps' Angular example resolves.
-    resolve: { mainFields: ["module"] },
+    config: {
+      resolve: { mainFields: ["module"] },
+      // The plugin sets `esbuild: false` unless given one, which also turns off Vite's minifier: the example's
+      // `minify: true` then ships the bundle unminified (1,084,718 B here). An esbuild config keeps it on.
+      esbuild: {},
+    },
   },
 };
 
@@ -50,7 +55,7 @@ export const versionOf = (name, project = HERE) => JSON.parse(readFileSync(join(
  * installed) into `out`. Resolves with { file, bytes, gzip }.
  */
 export async function buildView(framework, { project = HERE, out = viewHtml(framework) } = {}) {
-  const { entry, plugin, resolve: resolveOptions = {} } = FRAMEWORKS[framework];
+  const { entry, plugin, config = {} } = FRAMEWORKS[framework];
   // As `vite build` sets it before any plugin is made: some (Vue's) read it when made.
   process.env.NODE_ENV = "production";
   const { build } = await import("vite");
@@ -73,13 +78,17 @@ export async function buildView(framework, { project = HERE, out = viewHtml(fram
     base: "./",
     logLevel: "warn",
     // One copy of each framework (the package's entries import it too), from this project.
-    resolve: { dedupe: ["react", "react-dom", "preact", "vue", "svelte", "solid-js", "@angular/core"], ...resolveOptions },
+    resolve: { dedupe: ["react", "react-dom", "preact", "vue", "svelte", "solid-js", "@angular/core"], ...config.resolve },
+    esbuild: config.esbuild,
     plugins: [fromProject, await plugin(), viteSingleFile()],
     build: {
       outDir: staging,
       emptyOutDir: true,
       reportCompressedSize: false,
       modulePreload: { polyfill: false },
+      // As ext-apps' examples set them for a production build.
+      minify: true,
+      cssMinify: true,
       // zod's comments that Rollup drops: noise, not news.
       rollupOptions: { onwarn: (warning, warn) => warning.code !== "INVALID_ANNOTATION" && warn(warning) },
     },
