@@ -195,12 +195,16 @@ function play(d, server) {
       );
       await g.playing();
     },
-    /** What the Host keeps for the call: its view state ("host" store) and its window.openai widget state. */
-    saved: (callId) =>
-      d.run(
+    /** Until the Host keeps `tab` and `token` for the call: in its view state ("host" store) or, `where: "widgetState"`, in window.openai's privateContent. */
+    holds: (callId, { tab, token, where = "viewState" }, what) =>
+      d.until(
         "host",
-        'return { viewState: JSON.parse(localStorage.getItem("mcp-sealed-state-demo:view-state:" + arguments[0]) ?? "null"), widgetState: window.demoHost.widgetState(arguments[0]) }',
-        callId,
+        `const kept = arguments[3] === "widgetState"
+  ? window.demoHost.widgetState(arguments[0])?.privateContent
+  : JSON.parse(localStorage.getItem("mcp-sealed-state-demo:view-state:" + arguments[0]) ?? "null");
+return kept?.tab === arguments[1] && kept[arguments[4]] === arguments[2];`,
+        [callId, tab, token, where, STATE_META_KEY],
+        what,
       ),
   };
   return g;
@@ -225,12 +229,7 @@ const CASES = {
     const token1 = (await g.state()).token;
     assert.notEqual(token1, s.token, "the move's token is kept");
     await g.tab("claims");
-    await d.until(
-      "host",
-      'const v = JSON.parse(localStorage.getItem("mcp-sealed-state-demo:view-state:" + arguments[0]) ?? "null"); return v?.tab === "claims" && v[arguments[2]] === arguments[1]',
-      [call.id, token1, STATE_META_KEY],
-      "the Host holds the tab and the token",
-    );
+    await g.holds(call.id, { tab: "claims", token: token1 }, "the Host holds the tab and the token");
 
     await g.reloadView();
     s = await g.state();
@@ -260,12 +259,7 @@ const CASES = {
       assert.notEqual(token1, s.token);
       assert.equal((await g.state()).source, "toolResponseMetadata");
       await g.tab("raw");
-      await d.until(
-        "host",
-        'const w = window.demoHost.widgetState(arguments[0]); return w?.privateContent?.tab === "raw" && w.privateContent[arguments[2]] === arguments[1]',
-        [call.id, token1, STATE_META_KEY],
-        "widgetState holds the tab and the token",
-      );
+      await g.holds(call.id, { tab: "raw", token: token1, where: "widgetState" }, "widgetState holds the tab and the token");
 
       await d.run("proxy", "localStorage.clear(); return true"); // so that only window.openai's widgetState can restore it
       await g.reloadView();
@@ -292,12 +286,7 @@ return Promise.race([view.bridge.teardownResource({}).catch(() => {}), new Promi
   .then(() => { view.iframe.remove(); return true; });`,
       call.id,
     );
-    await d.until(
-      "host",
-      'const v = JSON.parse(localStorage.getItem("mcp-sealed-state-demo:view-state:" + arguments[0]) ?? "null"); return v?.tab === "raw" && v[arguments[2]] === arguments[1]',
-      [call.id, token1, STATE_META_KEY],
-      "the pending save sent at unmount",
-    );
+    await g.holds(call.id, { tab: "raw", token: token1 }, "the pending save sent at unmount");
     assert.equal(await d.run("host", 'return document.querySelectorAll(".call iframe").length'), 0, "the View's frame is gone");
     // ext-apps' autoResize outlives App.close(): the size change of the unmount is then sent on a closed App, an unhandled
     // "Not connected" in the Views whose unmount closes their App. Only that one is let pass here.

@@ -37,7 +37,7 @@ export const FRAMEWORKS = {
     config: {
       resolve: { mainFields: ["module"] },
       // The plugin sets `esbuild: false` unless given one, which also turns off Vite's minifier: the example's
-      // `minify: true` then ships the bundle unminified (1,084,718 B here). An esbuild config keeps it on.
+      // `minify: true` then ships the bundle unminified (js/bench/RESULTS.md). An esbuild config keeps it on.
       esbuild: {},
     },
   },

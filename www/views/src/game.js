@@ -9,6 +9,8 @@
 import "../../game/zod-jitless.js"; // before ext-apps defines its schemas: see there
 import { callTool } from "mcp-sealed-state/app";
 import { isSealedStateError, readTokenUnverified } from "mcp-sealed-state/widget";
+// The server's own rules (pure functions): the View shows the outcome they decide.
+import { statusOf, winnerOf } from "../../server/game.js";
 
 export const APP_INFO = { name: "mcp-sealed-state tic-tac-toe", version: "0.1.0" };
 /** The View's UI state: the selected details tab, saved and restored. */
@@ -19,16 +21,6 @@ export const DEBOUNCE_MS = 1000;
 /** The keeper keeps the token in the view state, so a re-rendered View plays on from the latest move. */
 export const TOKEN_OPTIONS = { persist: true };
 
-const LINES = [
-  [0, 1, 2],
-  [3, 4, 5],
-  [6, 7, 8],
-  [0, 3, 6],
-  [1, 4, 7],
-  [2, 5, 8],
-  [0, 4, 8],
-  [2, 4, 6],
-];
 const TEXT = { waiting: "Waiting for the game…", none: "No game in this View: start one.", expired: "Expired, start over.", playing: "Your move (X)" };
 const OVER = { won: "You win!", lost: "The server wins.", draw: "Draw." };
 
@@ -40,14 +32,6 @@ function claimsOf(token) {
   }
 }
 
-function outcome(board) {
-  for (const line of LINES) {
-    const [a, b, c] = line;
-    if (board[a] !== "." && board[a] === board[b] && board[a] === board[c]) return { result: board[a] === "X" ? "won" : "lost", line };
-  }
-  return { result: board.includes(".") ? "playing" : "draw", line: [] };
-}
-
 /**
  * What the View shows: `token` is the sealed-token binding's snapshot
  * ({ token, source, expired, status }), `ui` the view state, `status` the
@@ -57,7 +41,8 @@ function outcome(board) {
 export function describe(token, ui, status, busy) {
   const claims = claimsOf(token.token);
   const board = typeof claims?.payload?.board === "string" && /^[.XO]{9}$/.test(claims.payload.board) ? claims.payload.board : null;
-  const { result, line } = board ? outcome(board) : { result: null, line: [] };
+  const result = board ? statusOf(board) : null;
+  const line = (board && winnerOf(board)?.line) ?? [];
   const phase = token.status === "none" ? "none" : !token.token ? "waiting" : token.expired ? "expired" : result === "playing" ? "playing" : "over";
   const cells = [...(board ?? ".........")].map((mark, i) => ({
     i,
