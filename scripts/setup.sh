@@ -94,3 +94,13 @@ if [ ! -f www/third-party/node_modules/.package-lock.json ] || [ www/third-party
   say "npm ci (www/third-party: @mcp-use/inspector, @mcpjam/inspector, @mcp-ui/client)"
   npm --prefix www/third-party ci --no-audit --no-fund --loglevel=error
 fi
+
+# The demo's View in six frameworks (www/views: Vite, each framework's own Vite
+# plugin, Angular's compiler) and ext-apps 1.x beside it (www/views/ext-apps-1),
+# from their own lockfiles; www/views/build.mjs adds the packed tarball.
+for project in www/views www/views/ext-apps-1; do
+  if [ ! -f "$project/node_modules/.package-lock.json" ] || [ "$project/package-lock.json" -nt "$project/node_modules/.package-lock.json" ]; then
+    say "npm ci ($project)"
+    npm --prefix "$project" ci --no-audit --no-fund --loglevel=error
+  fi
+done

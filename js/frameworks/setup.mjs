@@ -1,37 +1,17 @@
 // Installs the framework tests' project from nothing: the frameworks from this
-// folder's own lockfile (`npm ci`, apart from js/package.json), then the
-// packed mcp-sealed-state tarball (js/out, `node js/pack.mjs`) as its users
-// install it, without saving it (its integrity changes with every build).
+// folder's own lockfile, then the packed mcp-sealed-state tarball, as
+// js/lib/npm-project.mjs does for every such project.
 //
 //   node js/frameworks/setup.mjs
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { setup as setupProject, tarball } from "../lib/npm-project.mjs";
 
 export const FRAMEWORKS = dirname(fileURLToPath(import.meta.url));
-const OUT = join(FRAMEWORKS, "../out");
+export { tarball };
 
-export function tarball() {
-  const tgz = existsSync(OUT) ? readdirSync(OUT).filter((f) => f.endsWith(".tgz")) : [];
-  if (tgz.length !== 1) throw new Error(`expected one packed tarball in ${OUT}: run \`npm --prefix js run build && node js/pack.mjs\` first`);
-  return join(OUT, tgz[0]);
-}
-
-const npm = (project, args) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project, stdio: ["ignore", "ignore", "inherit"] });
-
-/** `npm ci` of `project` (an npm project with its lockfile) when its lockfile changed, then the packed tarball installed without saving. */
-export function setup(project = FRAMEWORKS) {
-  const tgz = tarball();
-  const marker = join(project, "node_modules/.package-lock.json");
-  if (!existsSync(marker) || statSync(join(project, "package-lock.json")).mtimeMs > statSync(marker).mtimeMs) npm(project, ["ci"]);
-  // The installed copy is this tarball's when its package.json matches byte for byte and it is not older.
-  const installed = join(project, "node_modules/mcp-sealed-state/.tarball");
-  if (!existsSync(installed) || readFileSync(installed, "utf8") !== `${tgz} ${statSync(tgz).mtimeMs}`) {
-    npm(project, ["install", "--no-save", tgz]);
-    writeFileSync(installed, `${tgz} ${statSync(tgz).mtimeMs}`);
-  }
-}
+/** This folder's project (or another `project`), installed as js/lib/npm-project.mjs says. */
+export const setup = (project = FRAMEWORKS) => setupProject(project);
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   setup();

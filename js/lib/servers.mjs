@@ -181,10 +181,21 @@ export { COMPATIBILITY_DATE, CONSUMER_NODE_MODULES };
 /** The one-file View that worker.js imports as text (www/game/build.mjs writes it). */
 export const VIEW_HTML = join(REPO_ROOT, "build/view/game.html");
 
-/** Bundle worker.js for workerd against the packed package (see ./workerd.mjs). */
-export async function buildWorker({ entry = WORKER_ENTRY, packageNodeModules = CONSUMER_NODE_MODULES } = {}) {
-  if (entry === WORKER_ENTRY && !existsSync(VIEW_HTML)) throw new Error(`${VIEW_HTML} is missing: run \`node www/game/build.mjs\` first`);
-  return bundleForWorkerd({ entry, packageNodeModules, moduleDir: SERVER_DIR });
+/**
+ * Bundle worker.js for workerd against the packed package (see ./workerd.mjs).
+ * `viewHtml`: the one-file View it serves (default VIEW_HTML), e.g. the same
+ * game built in another framework (www/views).
+ */
+export async function buildWorker({ entry = WORKER_ENTRY, packageNodeModules = CONSUMER_NODE_MODULES, viewHtml = VIEW_HTML } = {}) {
+  if (entry === WORKER_ENTRY && !existsSync(viewHtml)) throw new Error(`${viewHtml} is missing: run \`node www/game/build.mjs\` first`);
+  // worker.js imports VIEW_HTML as text; another View takes its place in the bundle.
+  const otherView = {
+    name: "the-view-to-serve",
+    setup(build) {
+      build.onResolve({ filter: /\/build\/view\/game\.html$/ }, (args) => (resolve(args.resolveDir, args.path) === VIEW_HTML ? { path: resolve(viewHtml) } : undefined));
+    },
+  };
+  return bundleForWorkerd({ entry, packageNodeModules, moduleDir: SERVER_DIR, plugins: viewHtml === VIEW_HTML ? [] : [otherView] });
 }
 
 let defaultBuild;

@@ -30,7 +30,7 @@ export const importTool = (name) => import(pathToFileURL(requireTool.resolve(nam
  * which file that was; the same bytes go to Miniflare as a `CompiledWasm`
  * module of exactly that name, so the two names cannot drift apart.
  */
-export async function bundleForWorkerd({ entry, source, sourcefile = "worker.js", resolveDir = JS, moduleDir = JS, packageNodeModules = CONSUMER_NODE_MODULES, define = {} }) {
+export async function bundleForWorkerd({ entry, source, sourcefile = "worker.js", resolveDir = JS, moduleDir = JS, packageNodeModules = CONSUMER_NODE_MODULES, define = {}, plugins = [] }) {
   if (!existsSync(join(packageNodeModules, "mcp-sealed-state/package.json"))) {
     throw new Error(`mcp-sealed-state is not installed in ${packageNodeModules}: run \`npm --prefix js run build && node js/pack.mjs\` first`);
   }
@@ -61,7 +61,7 @@ export async function bundleForWorkerd({ entry, source, sourcefile = "worker.js"
     target: "es2022",
     // Bare imports: the packed package first, then the repo's tooling.
     nodePaths: [packageNodeModules, join(JS, "node_modules")],
-    plugins: [wasmAsModule],
+    plugins: [...plugins, wasmAsModule],
     define, // e.g. process.env.NODE_ENV, as a user's bundler config sets it
     logLevel: "warning",
     metafile: true,

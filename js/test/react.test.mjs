@@ -195,6 +195,34 @@ describe("mcp-sealed-state/react", () => {
     await hook.unmount();
   });
 
+  test(
+    "a pending save is sent before the App closes, when a parent closes it as it unmounts (ext-apps' useApp does, and React runs a parent's cleanup before its children's)",
+    { timeout: 30_000 },
+    async () => {
+      const storage = store();
+      const { app } = await connected(storage);
+      const seen = {};
+      function Game() {
+        seen.hook = useViewState(app, { tab: "payload" }, { debounceMs: 3_600_000 });
+        return null;
+      }
+      function Root() {
+        React.useEffect(() => () => void app.close(), []); // as useApp's cleanup
+        return h(Game);
+      }
+      let renderer;
+      await act(async () => {
+        renderer = create(h(Root));
+      });
+      await act(async () => seen.hook[1]({ tab: "raw" }));
+      assert.deepEqual(storage.saves, [], "debounced");
+      const saved = storage.nextSave(); // never, where the save goes out after the close
+      await act(async () => renderer.unmount());
+      await saved;
+      assert.deepEqual(storage.saves, [{ tab: "raw" }]);
+    },
+  );
+
   test("ext-apps' useApp pattern: onAppCreated: trackViewState, then useViewState(app) finds the ViewState of the connect useApp makes", async () => {
     const storage = store({ tab: "restored" });
     const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();

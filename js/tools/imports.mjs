@@ -9,8 +9,9 @@
 //   js/ (the rest) imports js/, never www/
 //   www/e2e/       imports www/, js/lib/ and build/ (the built View): the tests
 //   www/ (the rest, the demo) imports www/, build/ and, of js/, only
-//                  js/lib/servers.mjs (the launchers it shares with the tests)
-//                  and js/lib/workerd.mjs (the bundler the View's build uses)
+//                  js/lib/servers.mjs (the launchers it shares with the tests),
+//                  js/lib/workerd.mjs (the bundler the View's build uses) and
+//                  js/lib/npm-project.mjs (the tarball install www/views uses)
 // Bare specifiers (npm packages, node: built-ins) are not checked. esbuild
 // parses every file, so comments and strings that look like imports are not
 // mistaken for them, and dynamic import() of a literal counts.
@@ -66,9 +67,10 @@ export async function importGraph() {
 
 const under = (path, folder) => path === folder || path.startsWith(folder + sep) || path.startsWith(`${folder}/`);
 
-// What the demo shares with the tests, of js/: the launchers, and the workerd
-// bundler that the View's build (www/game/build.mjs) uses too.
-const SHARED_WITH_DEMO = new Set(["js/lib/servers.mjs", "js/lib/workerd.mjs"]);
+// What the demo shares with the tests, of js/: the launchers, the workerd
+// bundler that the View's build (www/game/build.mjs) uses too, and the
+// packed tarball's install into an npm project (www/views/build.mjs).
+const SHARED_WITH_DEMO = new Set(["js/lib/servers.mjs", "js/lib/workerd.mjs", "js/lib/npm-project.mjs"]);
 
 /** Why the edge `from -> to` runs up or out of its folder, or undefined. */
 export function ruleBroken(from, to) {

@@ -47,7 +47,9 @@ Every entry is thin over \`mcp-sealed-state/app\` and means the same:
 - **Saving.** Every change is saved back debounced (\`debounceMs\`, default
   <!-- fact: DEFAULT_DEBOUNCE_MS -->${fact("DEFAULT_DEBOUNCE_MS")}<!-- /fact -->); a change made before the store decided is saved once it has; a
   pending save is sent at once when the component goes (unmount, scope
-  disposal, the store's last unsubscribe, the owner's cleanup, DestroyRef).
+  disposal, the store's last unsubscribe, the owner's cleanup, DestroyRef),
+  or when \`app.close()\` is called first (ext-apps' \`useApp\` closes the App
+  in its cleanup, which React runs before the children's).
   \`status\` is \`{ store, hostModel, writeThrough, restoredFrom, offered,
   maxBytes, restored, saving, error, flush }\`.
 - **The token.** Over an App, a \`keepFreshestToken(app, { initial, persist })\`

@@ -6,7 +6,7 @@
 //   node js/views/setup.mjs
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { setup, tarball } from "../frameworks/setup.mjs";
+import { setup, tarball } from "../lib/npm-project.mjs";
 
 export const VIEWS = dirname(fileURLToPath(import.meta.url));
 /** The project each ext-apps major is installed in; the frameworks resolve from VIEWS/node_modules for both. */

@@ -108,6 +108,32 @@ export function followViewState(app, use) {
   };
 }
 
+// What runs when an App's close() is called, before it closes, per App.
+const closing = new WeakMap();
+
+/**
+ * Run `fn` when `app.close()` is called, before the App closes (its first
+ * caller wraps `close` once); returns the function that stops. A component
+ * whose parent closes the App as it goes (ext-apps' React `useApp` does in
+ * its effect cleanup, which React runs before the children's) would
+ * otherwise find the App closed when it sends its pending save.
+ */
+function beforeClose(app, fn) {
+  let hooks = closing.get(app);
+  if (hooks === undefined) {
+    if (typeof app.close !== "function") return () => {};
+    hooks = new Set();
+    closing.set(app, hooks);
+    const close = app.close;
+    app.close = function (...args) {
+      for (const hook of [...hooks]) hook();
+      return close.apply(this, args);
+    };
+  }
+  hooks.add(fn);
+  return () => hooks.delete(fn);
+}
+
 /**
  * One component's view state: `state` starts as `initial`; once bound to an
  * app whose store has decided, it becomes the state that store holds for
@@ -219,9 +245,12 @@ export function viewStateBinding(initial = /** @type {T} */ (null), { debounceMs
     bind(app) {
       if (app == null) return () => {};
       const stop = followViewState(app, use);
+      const flushPending = () => dirty && void flush();
+      const stopBeforeClose = app instanceof ViewState ? () => {} : beforeClose(app, flushPending);
       return () => {
         stop();
-        if (dirty) void flush();
+        stopBeforeClose();
+        flushPending();
       };
     },
   };
