@@ -21,21 +21,19 @@ export class SealedStateError extends Error {
   constructor(reason) {
     super(SEALED_STATE_INVALID_MESSAGE, { cause: reason });
     this.name = "SealedStateError";
-    Object.defineProperty(this, "reason", { value: reason, enumerable: true });
-    return;
-    // The type checker's declarations of what is set above; never run (minifiers drop them).
     /**
      * For server logs only: never send it to the client. Also in `cause`.
      * @readonly
      * @type {SealedStateReason}
      */
-    this.reason;
+    this.reason = reason;
+    Object.defineProperty(this, "reason", { writable: false, configurable: false });
     /**
-     * The same as `reason`.
+     * The same as `reason` (Error's own `cause`, set by super: this names its type).
      * @readonly
      * @type {SealedStateReason}
      */
-    this.cause;
+    this.cause = reason;
   }
 }
 

@@ -44,7 +44,7 @@ import { SDK_READING } from "./sdk-reading.js";
  * What createRequestStateCodec returns, the SDK's RequestStateCodec: `mint`
  * seals a payload (with `bind`, `ctx` is required: a TypeError otherwise, as in
  * the SDK); `verify` resolves with the payload, or rejects with a
- * {@link RequestStateCodecError} (message "malformed" | "mac" | "expired" | "bind").
+ * {@link RequestStateCodecError} (its message one of SDK_REASONS).
  * @template [T=unknown]
  * @template [C=Record<string, any>]
  * @typedef {{ mint(payload: T, ctx?: C): Promise<string>, verify(state: string, ctx: C): Promise<T> }} RequestStateCodec

@@ -108,7 +108,7 @@ export function followViewState(app, use) {
   };
 }
 
-// What runs when an App's close() is called, before it closes, per App.
+/** What runs when an App's close() is called, before it closes, per App. @type {WeakMap<App, Set<() => void>>} */
 const closing = new WeakMap();
 
 /**
@@ -117,21 +117,26 @@ const closing = new WeakMap();
  * whose parent closes the App as it goes (ext-apps' React `useApp` does in
  * its effect cleanup, which React runs before the children's) would
  * otherwise find the App closed when it sends its pending save.
+ * @param {App} app
+ * @param {() => void} fn
+ * @returns {() => void}
  */
 function beforeClose(app, fn) {
   let hooks = closing.get(app);
   if (hooks === undefined) {
     if (typeof app.close !== "function") return () => {};
-    hooks = new Set();
-    closing.set(app, hooks);
-    const close = app.close;
-    app.close = function (...args) {
-      for (const hook of [...hooks]) hook();
-      return close.apply(this, args);
+    const running = new Set();
+    hooks = running;
+    closing.set(app, running);
+    const close = app.close.bind(app);
+    app.close = () => {
+      for (const hook of [...running]) hook();
+      return close();
     };
   }
-  hooks.add(fn);
-  return () => hooks.delete(fn);
+  const added = hooks;
+  added.add(fn);
+  return () => void added.delete(fn);
 }
 
 /**
