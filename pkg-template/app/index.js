@@ -67,8 +67,8 @@ const isTransport = (/** @type {any} */ value) => typeof value?.send === "functi
 
 /**
  * Connect `app` (default transport: PostMessageTransport to window.parent) and
- * pick the view-state store of this render: "host", "openai", "local",
- * "memory", in that order. Where `window.openai` exists and the bridge has not
+ * pick the view-state store of this render: the first of VIEW_STATE_STORES
+ * (constants.js) that it has. Where `window.openai` exists and the bridge has not
  * answered ui/initialize within `options.bridgeTimeoutMs` (an Apps SDK host
  * answers nothing), it resolves without the bridge (`hostModel` "apps-sdk")
  * and never rejects for the bridge. `options.stores` restricts or reorders
