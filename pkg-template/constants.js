@@ -17,6 +17,9 @@ export const SDK_REASONS = Object.freeze(/** @type {const} */ (["malformed", "ma
 /** Default token lifetime, seconds. */
 export const DEFAULT_TTL_SECONDS = 600;
 
+/** Default grace past a token's expiry, seconds: none. */
+export const DEFAULT_LEEWAY_SECONDS = 0;
+
 /** Default size limit of a token, bytes. */
 export const DEFAULT_MAX_TOKEN_BYTES = 262144;
 

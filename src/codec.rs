@@ -34,8 +34,8 @@ mod tags;
 mod with;
 
 pub use options::{
-    CodecOptions, ConfigError, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TOKEN_BYTES,
-    DEFAULT_TTL_SECONDS,
+    CodecOptions, ConfigError, DEFAULT_LEEWAY_SECONDS, DEFAULT_MAX_REQUEST_BYTES,
+    DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS,
 };
 pub use request::{MaybeStr, Request};
 pub use seal_error::SealError;

@@ -97,7 +97,8 @@ pub use clock::Clock;
 #[cfg_attr(docsrs, doc(cfg(feature = "edge")))]
 pub use codec::{
     Codec, CodecOptions, ConfigError, MaybeStr, OpenWith, Opened, Request, SealError, SealWith,
-    DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS,
+    DEFAULT_LEEWAY_SECONDS, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TOKEN_BYTES,
+    DEFAULT_TTL_SECONDS,
 };
 #[cfg(feature = "edge")]
 #[cfg_attr(docsrs, doc(cfg(feature = "edge")))]

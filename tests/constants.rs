@@ -63,6 +63,11 @@ fn render() -> String {
         mcp_sealed_state::DEFAULT_TTL_SECONDS.to_string(),
     );
     line(
+        "Default grace past a token's expiry, seconds: none.",
+        "DEFAULT_LEEWAY_SECONDS",
+        mcp_sealed_state::DEFAULT_LEEWAY_SECONDS.to_string(),
+    );
+    line(
         "Default size limit of a token, bytes.",
         "DEFAULT_MAX_TOKEN_BYTES",
         mcp_sealed_state::DEFAULT_MAX_TOKEN_BYTES.to_string(),

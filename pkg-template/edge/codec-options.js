@@ -29,7 +29,7 @@ import { CONFIG_ERRORS } from "../constants.js";
  * @typedef {object} CodecOptions
  * @property {Key | Key[] | null | undefined} [key] HMAC keys of at least 32 bytes (strings are UTF-8 encoded). The first seals; all open. An empty list is a RangeError. Left out: `env.STATE_KEY`, else the development key (one per process or isolate, drawn at the first call).
  * @property {number | null | undefined} [ttlSeconds] Token lifetime in seconds, a positive safe integer; default DEFAULT_TTL_SECONDS (constants.js). Re-sealing restarts it.
- * @property {number | null | undefined} [leewaySeconds] Extra seconds an expired token still opens; default 0.
+ * @property {number | null | undefined} [leewaySeconds] Extra seconds an expired token still opens; default DEFAULT_LEEWAY_SECONDS (none).
  * @property {number | null | undefined} [maxTokenBytes] Longer tokens are refused before any hashing; default DEFAULT_MAX_TOKEN_BYTES (constants.js).
  * @property {number | null | undefined} [maxRequestBytes] Bound of a request's RFC 8785 canonical UTF-8 text, checked while it is built (before any copy or hash); default DEFAULT_MAX_REQUEST_BYTES (constants.js). Over it: a RangeError sealing, reason "request" opening.
  * @property {boolean | undefined} [production] Refuse to run without a key. Left out: whether `env.NODE_ENV` (when `env` has NODE_ENV), else `process.env.NODE_ENV` where that can be read (a bundler's `define` included), reads as production: "production" or "prod" in any ASCII case, whitespace around it ignored. Anything but a boolean is a TypeError.

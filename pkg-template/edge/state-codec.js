@@ -1,7 +1,7 @@
 // @ts-check
 // StateCodec over the wasm codec. Payloads cross as JSON.stringify text, so
 // tokens are byte-identical to @modelcontextprotocol/server's for equal input.
-import { DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, IO, MAX_CLOCK_MS, REASONS } from "../constants.js";
+import { DEFAULT_LEEWAY_SECONDS, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, IO, MAX_CLOCK_MS, REASONS } from "../constants.js";
 import { SealedStateError } from "../common.js";
 import { SDK_READING } from "./sdk-reading.js";
 import { ConfigError, codecFor, discard, live } from "./codec-cache.js";
@@ -72,7 +72,7 @@ export class StateCodec {
     const keys = list.map(keyBytes);
     // The drop-in takes any whole ttl, as the SDK does.
     const ttl = wholeNumber(options.ttlSeconds, DEFAULT_TTL_SECONDS, "ttlSeconds", sdk ? -Number.MAX_SAFE_INTEGER : 1);
-    const leeway = wholeNumber(options.leewaySeconds, 0, "leewaySeconds", 0);
+    const leeway = wholeNumber(options.leewaySeconds, DEFAULT_LEEWAY_SECONDS, "leewaySeconds", 0);
     const maxTokenBytes = wholeNumber(options.maxTokenBytes, DEFAULT_MAX_TOKEN_BYTES, "maxTokenBytes", 1, MAX_INPUT_BYTES);
     this.#maxRequestBytes = wholeNumber(options.maxRequestBytes, DEFAULT_MAX_REQUEST_BYTES, "maxRequestBytes", 1, MAX_INPUT_BYTES);
     const production = productionOf(options.production, env);

@@ -7,6 +7,8 @@ use crate::redacted::RedactedList;
 
 /// Default token lifetime, in seconds.
 pub const DEFAULT_TTL_SECONDS: i64 = 600;
+/// Default grace past `exp`, in seconds: none, an expired token does not open.
+pub const DEFAULT_LEEWAY_SECONDS: i64 = 0;
 /// Default size limit of a token, in bytes. A 64 KiB payload makes an ~88 KB token.
 pub const DEFAULT_MAX_TOKEN_BYTES: usize = 256 * 1024;
 /// Default size limit of a request's canonical (RFC 8785) text, in bytes.
@@ -34,7 +36,7 @@ pub struct CodecOptions<K> {
     pub keys: Option<Vec<K>>,
     /// Seconds from sealing to `exp` ([`DEFAULT_TTL_SECONDS`]).
     pub ttl_seconds: i64,
-    /// Seconds past `exp` that a token still opens (0; never negative).
+    /// Seconds past `exp` that a token still opens ([`DEFAULT_LEEWAY_SECONDS`]; never negative).
     pub leeway_seconds: i64,
     /// Longest token sealed or opened, in bytes ([`DEFAULT_MAX_TOKEN_BYTES`]);
     /// a longer token is refused before any hashing.
@@ -55,7 +57,7 @@ impl<K> Default for CodecOptions<K> {
         CodecOptions {
             keys: None,
             ttl_seconds: DEFAULT_TTL_SECONDS,
-            leeway_seconds: 0,
+            leeway_seconds: DEFAULT_LEEWAY_SECONDS,
             max_token_bytes: DEFAULT_MAX_TOKEN_BYTES,
             max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
             production: false,
