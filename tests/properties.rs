@@ -186,8 +186,13 @@ let opened = c.open(&token, &OpenWith::view()).unwrap();
         payload in payload_json(),
         bind in bind(),
         tool in tool(),
-        other in vec(any::<u8>(), 32..80),
+        mut other in vec(any::<u8>(), 32..80),
     ) {
+        // A last byte of zero may leave fewer than 32 bytes that key HMAC, a
+        // key the codec refuses at construction (KeyError::ZeroPadded).
+        if let Some(last) = other.last_mut() {
+            *last |= 1;
+        }
         prop_assume!(other.as_slice() != KEY.as_slice());
         let c = codec();
         let wrong = codec_with(&[other.as_slice()], 600);
