@@ -7,6 +7,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { hostStorage as store } from "../lib/host-storage.mjs";
 import { importPackage, importPackedConstants, PACKAGE_DIR, resolvePackage } from "./support.mjs";
 
 const CONSTANTS = await importPackedConstants();
@@ -27,23 +28,6 @@ const { STATE_META_KEY, SEALED_STATE_INVALID_MESSAGE } = await importPackage("/w
 globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 const h = React.createElement;
 const KEY = "a react hook test key of at least 32 bytes";
-
-/** A store whose every save resolves a promise the test can wait on. */
-function store(initial = null) {
-  const s = {
-    value: initial,
-    saves: [],
-    waiters: [],
-    load: async () => s.value,
-    save: async (state) => {
-      s.saves.push(state);
-      s.value = state;
-      for (const w of s.waiters.splice(0)) w();
-    },
-    nextSave: () => new Promise((r) => s.waiters.push(r)),
-  };
-  return s;
-}
 
 async function connected(storage, { offer = true } = {}) {
   const [hostSide, viewSide] = InMemoryTransport.createLinkedPair();

@@ -32,22 +32,7 @@ const codec = createRequestStateCodec({ key: "a framework entry test key of at l
 /** A token the keeper takes. */
 export const mint = (d) => codec.mint({ p: "v", d });
 
-/** A Host's ui/set-view-state storage whose every save can be awaited. */
-export function hostStorage(initial = null) {
-  const s = {
-    value: initial,
-    saves: [],
-    waiters: [],
-    load: async () => s.value,
-    save: async (state) => {
-      s.saves.push(state);
-      s.value = state;
-      for (const w of s.waiters.splice(0)) w();
-    },
-    nextSave: () => new Promise((r) => s.waiters.push(r)),
-  };
-  return s;
-}
+export { hostStorage } from "../lib/host-storage.mjs";
 
 /** A View's App, not connected. */
 export const newApp = () => new App({ name: "v", version: "1" }, {}, { autoResize: false });
